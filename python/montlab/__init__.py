@@ -1,0 +1,25 @@
+"""montlab: large-integer Montgomery modular multiplication.
+
+Reference models of five published multiplier designs (:mod:`montlab.ref`), fast Rust engines
+(:mod:`montlab._native`) and, later, their RTL, all under one algorithm registry.
+
+>>> import montlab
+>>> m = montlab.Modulus(2**127 - 1)
+>>> m.pow(3, 1000, algo="mwr2mm") == pow(3, 1000, 2**127 - 1)
+True
+"""
+
+from montlab.api import Modulus, native_available, powm
+from montlab.errors import ModulusError, MontlabError, OperandError, ParameterError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Modulus",
+    "powm",
+    "native_available",
+    "MontlabError",
+    "ModulusError",
+    "OperandError",
+    "ParameterError",
+]

@@ -1,0 +1,3 @@
+from montlab.cli import main
+
+main(prog_name="montlab")

@@ -1,0 +1,217 @@
+"""The Python front door: :class:`Modulus` and the engines behind it.
+
+``Modulus(N)`` validates N once. For any registered algorithm id and layer it builds (and caches)
+an engine holding that algorithm's per-modulus constants, and offers ``to_mont``, ``from_mont``,
+``mul`` and ``pow`` on top of it. Every algorithm has its own Montgomery constant r (2^n, 2^(kd),
+4^ceil(n/2), 2^(64s), ...), which the engine reports.
+
+Ranges (the same for every layer, checked before any work):
+  * operands of ``mul`` lie in [0, in_bound*N) (in_bound is 1, or 2 for chaining variants such
+    as radix2 with walter = 1); ``mul`` returns z = x*y*r^-1 mod N with 0 <= z < bound*N;
+  * ``to_mont`` takes x in [0, N); ``from_mont`` takes [0, in_bound*N) and returns [0, N);
+  * ``pow`` takes a base in [0, N) and an exponent >= 0 and returns base^exp mod N, fully
+    reduced. Operands >= N are rejected, never silently reduced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Mapping, Protocol
+
+from montlab import registry
+from montlab.errors import OperandError, ParameterError
+from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands
+
+DEFAULT_ALGO = "cios"
+
+
+class Engine(Protocol):
+    """What :class:`Modulus` needs from one algorithm on one layer."""
+
+    algo: str
+    layer: str
+    config: MontConfig
+
+    def mul(self, x: int, y: int, trace: Trace | None = None) -> int: ...
+
+
+@dataclass
+class RefEngine:
+    """A reference model from ``montlab.ref``."""
+
+    algo: str
+    config: MontConfig
+    layer: str = "ref"
+
+    def mul(self, x: int, y: int, trace: Trace | None = None) -> int:
+        mod = registry.get(self.algo).ref_module()
+        return int(mod.mont_mul(self.config, x, y, trace))
+
+
+class NativeEngine:
+    """A Rust engine from ``montlab._native``, checked against its reference model's constants."""
+
+    layer = "native"
+
+    def __init__(self, algo: str, config: MontConfig) -> None:
+        from montlab import _native
+
+        if algo != "cios":  # pragma: no cover - registry and NATIVE list are tested to agree
+            raise ParameterError(f"{algo}: no native engine")
+        if getattr(config, "w", 64) != 64:
+            raise ParameterError(f"{algo}: the native engine uses w = 64 (got w = {config.w})")
+        self.algo = algo
+        self.config = config
+        self.impl = _native.Cios(config.modulus)
+        assert self.impl.r == config.r, "native and reference Montgomery constants disagree"
+
+    def mul(self, x: int, y: int, trace: Trace | None = None) -> int:
+        if trace is not None:
+            raise ParameterError(f"{self.algo}: the native layer has no trace; use layer 'ref'")
+        return int(self.impl.mul(x, y))
+
+    def pow(self, base: int, exp: int) -> int:
+        return int(self.impl.pow(base, exp))
+
+
+def native_available() -> bool:
+    """True when the Rust extension is built and importable."""
+    try:
+        from montlab import _native  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def config_params(algo: str, cfg: MontConfig, given: Mapping[str, Any]) -> dict[str, int | None]:
+    """The registry parameters of ``algo`` with "auto" replaced by the value the model chose."""
+    names = {f.name for f in fields(cfg)}
+    out: dict[str, int | None] = {}
+    for name, value in registry.resolve_params(algo, given).items():
+        if value is None and name in names:
+            value = int(getattr(cfg, name))
+        out[name] = value
+    return out
+
+
+class Modulus:
+    """An odd modulus N > 1 with cached per-algorithm Montgomery engines."""
+
+    def __init__(self, n: int) -> None:
+        check_modulus("Modulus", n)
+        self.n = n
+        self._engines: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Engine] = {}
+
+    def __repr__(self) -> str:
+        return f"Modulus({self.n:#x})"
+
+    @property
+    def bits(self) -> int:
+        return self.n.bit_length()
+
+    # --- engines ---------------------------------------------------------------------------
+
+    def engine(self, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any) -> Engine:
+        """The engine for ``algo`` on ``layer`` (default: native when built, else ref)."""
+        entry = registry.get(algo)
+        if layer is None:
+            layer = "native" if "native" in entry.layers and native_available() else "ref"
+        if layer not in entry.layers or layer == "rtl":
+            raise ParameterError(
+                f"{algo}: layer {layer!r} is not available here (layers: {', '.join(entry.layers)})"
+            )
+        resolved = registry.resolve_params(algo, params)
+        key = (algo, layer, tuple(sorted(resolved.items())))
+        eng = self._engines.get(key)
+        if eng is None:
+            cfg = entry.ref_module().configure(self.n, resolved)
+            if layer == "native":
+                if not native_available():
+                    raise ParameterError(f"{algo}: the native extension is not built")
+                eng = NativeEngine(algo, cfg)
+            else:
+                eng = RefEngine(algo, cfg)
+            self._engines[key] = eng
+        return eng
+
+    def config(self, algo: str = DEFAULT_ALGO, **params: Any) -> MontConfig:
+        """The reference model's configuration (r, bound, derived constants) for ``algo``."""
+        return self.engine(algo, "ref", **params).config
+
+    # --- arithmetic ------------------------------------------------------------------------
+
+    def mul(
+        self,
+        x: int,
+        y: int,
+        algo: str = DEFAULT_ALGO,
+        layer: str | None = None,
+        trace: Trace | None = None,
+        **params: Any,
+    ) -> int:
+        """x*y*r^-1 mod N in [0, bound*N), by ``algo``; fills ``trace`` (ref layer only)."""
+        eng = self.engine(algo, layer, **params)
+        check_operands(eng.config, x, y)
+        return eng.mul(x, y, trace)
+
+    def to_mont(self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any) -> int:
+        """x*r mod N (in [0, bound*N)), computed as MP(x, r^2 mod N) as the hardware does."""
+        eng = self.engine(algo, layer, **params)
+        _check_reduced(self.n, algo, x=x)
+        return eng.mul(x, eng.config.r * eng.config.r % self.n)
+
+    def from_mont(self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any) -> int:
+        """x*r^-1 mod N, fully reduced, computed as MP(x, 1)."""
+        eng = self.engine(algo, layer, **params)
+        check_operands(eng.config, x)
+        z = eng.mul(x, 1)
+        return z - self.n if z >= self.n else z
+
+    def pow(
+        self, base: int, exp: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+    ) -> int:
+        """base^exp mod N, fully reduced: left-to-right square-and-multiply with ``algo``'s MP."""
+        eng = self.engine(algo, layer, **params)
+        _check_reduced(self.n, algo, base=base)
+        _check_exponent(algo, exp)
+        if isinstance(eng, NativeEngine):
+            return eng.pow(base, exp)
+        return mont_pow(eng, base, exp)
+
+
+def mont_pow(eng: Engine, base: int, exp: int) -> int:
+    """Left-to-right binary exponentiation in the Montgomery domain of ``eng``."""
+    n = eng.config.modulus
+    r2 = eng.config.r * eng.config.r % n
+    bm = eng.mul(base, r2)  # base*r
+    acc = eng.mul(1, r2)  # 1*r
+    for i in reversed(range(exp.bit_length())):
+        acc = eng.mul(acc, acc)
+        if (exp >> i) & 1:
+            acc = eng.mul(acc, bm)
+    z = eng.mul(acc, 1)
+    z = z - n if z >= n else z
+    assert 0 <= z < n
+    return z
+
+
+def _check_reduced(n: int, algo: str, **values: int) -> None:
+    for name, v in values.items():
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise OperandError(f"{algo}: {name} must be an integer, got {type(v).__name__}")
+        if v < 0:
+            raise OperandError(f"{algo}: {name} is negative ({v})")
+        if v >= n:
+            raise OperandError(f"{algo}: {name} = {v:#x} is out of range: it must be < N")
+
+
+def _check_exponent(algo: str, exp: int) -> None:
+    if not isinstance(exp, int) or isinstance(exp, bool):
+        raise OperandError(f"{algo}: the exponent must be an integer, got {type(exp).__name__}")
+    if exp < 0:
+        raise OperandError(f"{algo}: negative exponent ({exp}); montlab computes base^exp for exp >= 0")
+
+
+def powm(base: int, exp: int, n: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any) -> int:
+    """base^exp mod n, fully reduced (the simple front door)."""
+    return Modulus(n).pow(base, exp, algo, layer, **params)

@@ -1,0 +1,305 @@
+"""The ``montlab`` command line.
+
+Stable contract (later versions add commands and options, never change these):
+
+* integers are read in decimal or ``0x`` hex; JSON output writes big integers (operands, moduli,
+  results, r, trace values) as ``0x`` hex strings and parameters and counts as JSON numbers;
+* bad input prints ``montlab: error: ...`` on stderr and exits with status 1 (2 for usage errors).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from typing import Any, Callable, TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from montlab import registry
+from montlab.api import Modulus, config_params
+from montlab.errors import MontlabError, OperandError, ParameterError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+console = Console()
+
+#: Commands whose positional integers may be negative (so "-5" is an operand, not an option).
+_NUMERIC_ARGS = {"ignore_unknown_options": True}
+
+
+def hexify(value: Any) -> Any:
+    """Big integers to 0x-hex strings, recursively."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return hex(value)
+    if isinstance(value, list):
+        return [hexify(v) for v in value]
+    if isinstance(value, dict):
+        return {k: hexify(v) for k, v in value.items()}
+    return value
+
+
+def _cell(value: Any) -> str:
+    """A trace value for a table: small integers in decimal, big ones in hex."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_cell(v) for v in value) + "]"
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1 << 16:
+        return hex(value)
+    return str(value)
+
+
+def emit_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, indent=2))
+
+
+def handle_errors(fn: F) -> F:
+    """Turn montlab errors into a one-line message and exit status 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except MontlabError as exc:
+            click.echo(f"montlab: error: {exc}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_operand(text: str, name: str) -> int:
+    try:
+        return registry.parse_int(text, name)
+    except ParameterError as exc:
+        raise OperandError(str(exc)) from None
+
+
+def parse_sets(algo: str, sets: tuple[str, ...]) -> dict[str, Any]:
+    """``--set key=value`` pairs; the registry checks names and values."""
+    out: dict[str, Any] = {}
+    for item in sets:
+        if "=" not in item:
+            raise ParameterError(f"{algo}: --set expects key=value, got {item!r}")
+        key, value = item.split("=", 1)
+        out[key.strip()] = value.strip()
+    registry.resolve_params(algo, out)  # reject unknown names and bad values early
+    return out
+
+
+set_option = click.option(
+    "--set", "sets", multiple=True, metavar="KEY=VALUE", help="Algorithm parameter (repeatable)."
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+layer_option = click.option(
+    "--layer",
+    type=click.Choice(["ref", "native"]),
+    default=None,
+    help="Implementation layer (default: native where built, else ref).",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="montlab")
+def main() -> None:
+    """montlab: large-integer Montgomery modular multiplication (models, engines, RTL)."""
+
+
+@main.command()
+@json_option
+@handle_errors
+def algorithms(as_json: bool) -> None:
+    """List the algorithm ids, their papers and their layers."""
+    from montlab.api import native_available
+
+    rows = []
+    for a in registry.all_algorithms():
+        rows.append(
+            {
+                "id": a.id,
+                "title": a.title,
+                "paper": a.paper.key,
+                "citation": a.citation,
+                "spec": a.spec,
+                "layers": list(a.layers),
+                "params": {
+                    p.name: {"default": "auto" if p.default is None else p.default, "min": p.min,
+                             "max": p.max, "doc": p.doc}
+                    for p in a.params.values()
+                },
+            }
+        )
+    if as_json:
+        emit_json({"algorithms": rows, "native_built": native_available()})
+        return
+    t = Table(title="montlab algorithms")
+    for col in ("id", "paper", "citation", "layers", "params"):
+        t.add_column(col, overflow="fold")
+    for r in rows:
+        params = ", ".join(f"{k}={v['default']}" for k, v in r["params"].items())
+        t.add_row(r["id"], r["paper"], r["citation"], " ".join(r["layers"]), params)
+    console.print(t)
+
+
+@main.command(context_settings=_NUMERIC_ARGS)
+@click.argument("algo")
+@click.argument("x")
+@click.argument("y")
+@click.argument("n")
+@set_option
+@layer_option
+@click.option("--trace", is_flag=True, help="Record the per-iteration state (ref layer).")
+@json_option
+@handle_errors
+def mul(algo: str, x: str, y: str, n: str, sets: tuple[str, ...], layer: str | None,
+        trace: bool, as_json: bool) -> None:
+    """One Montgomery product X*Y*r^-1 mod N with algorithm ALGO."""
+    params = parse_sets(algo, sets)
+    xv, yv = parse_operand(x, "X"), parse_operand(y, "Y")
+    m = Modulus(parse_operand(n, "N"))
+    eng = m.engine(algo, "ref" if trace and layer is None else layer, **params)
+    tr: list[dict[str, Any]] | None = [] if trace else None
+    result = m.mul(xv, yv, algo, eng.layer, tr, **params)
+    cfg = eng.config
+    out: dict[str, Any] = {
+        "algo": algo,
+        "params": config_params(algo, cfg, params),
+        "r": hex(cfg.r),
+        "result": hex(result),
+        "bound": cfg.bound,
+        "layer": eng.layer,
+    }
+    if tr is not None:
+        out["trace"] = hexify(tr)
+    if as_json:
+        emit_json(out)
+        return
+    t = Table(title=f"{algo} ({eng.layer})", show_header=False)
+    t.add_column("field", style="bold")
+    t.add_column("value", overflow="fold")
+    t.add_row("params", ", ".join(f"{k}={v}" for k, v in out["params"].items()))
+    t.add_row("r", f"2^{cfg.r.bit_length() - 1}" if cfg.r & (cfg.r - 1) == 0 else hex(cfg.r))
+    t.add_row("result", out["result"])
+    t.add_row("range", f"0 <= result < {cfg.bound}*N")
+    console.print(t)
+    if tr:
+        tt = Table(title="trace")
+        keys = list(tr[0])
+        for k in keys:
+            tt.add_column(k, overflow="fold")
+        for entry in tr:
+            tt.add_row(*(_cell(entry.get(k, "")) for k in keys))
+        console.print(tt)
+
+
+@main.command(context_settings=_NUMERIC_ARGS)
+@click.argument("b")
+@click.argument("e")
+@click.argument("n")
+@click.option("--algo", default="cios", show_default=True, help="Algorithm id.")
+@set_option
+@layer_option
+@json_option
+@handle_errors
+def powm(b: str, e: str, n: str, algo: str, sets: tuple[str, ...], layer: str | None,
+         as_json: bool) -> None:
+    """B^E mod N, fully reduced, by repeated Montgomery products of ALGO."""
+    params = parse_sets(algo, sets)
+    base, exp = parse_operand(b, "B"), parse_operand(e, "E")
+    m = Modulus(parse_operand(n, "N"))
+    eng = m.engine(algo, layer, **params)
+    result = m.pow(base, exp, algo, eng.layer, **params)
+    if as_json:
+        emit_json({
+            "algo": algo,
+            "params": config_params(algo, eng.config, params),
+            "layer": eng.layer,
+            "result": hex(result),
+        })
+    else:
+        click.echo(hex(result))
+
+
+@main.command()
+@click.argument("algo")
+@click.option("--bits", type=int, required=True, help="Operand width n.")
+@set_option
+@json_option
+@handle_errors
+def cycles(algo: str, bits: int, sets: tuple[str, ...], as_json: bool) -> None:
+    """The analytic cycle model of ALGO, with the paper's figures beside it."""
+    from montlab.cycles import model_for
+
+    if bits < 2:
+        raise ParameterError(f"{algo}: --bits must be >= 2, got {bits}")
+    params = parse_sets(algo, sets)
+    rep = model_for(algo, bits, params)
+    rows = [
+        {
+            "quantity": r.quantity, "formula": r.formula, "model": r.model,
+            "closed_form": r.closed_form, "paper": r.paper, "source": r.source,
+            "status": r.status, "note": r.note,
+        }
+        for r in rep.rows
+    ]
+    if as_json:
+        emit_json({"algo": algo, "bits": bits, "params": dict(rep.params), "label": rep.label,
+                   "rows": rows})
+        return
+    t = Table(title=f"{algo}, n = {bits}: {rep.label}")
+    for col in ("quantity", "formula", "model", "paper", "status", "source / note"):
+        t.add_column(col, overflow="fold")
+    for r in rows:
+        paper = "-" if r["paper"] is None else str(r["paper"])
+        t.add_row(r["quantity"], r["formula"], str(r["model"]), paper, r["status"],
+                  " ".join(x for x in (r["source"], r["note"]) if x))
+    console.print(t)
+
+
+@main.command()
+@click.argument("algo")
+@click.option("--bits", type=int, required=True, help="Modulus width in bits.")
+@click.option("--count", type=int, default=16, show_default=True, help="Random vectors.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generator.")
+@click.option("--edge", is_flag=True, help="Also emit the structured edge-case vectors.")
+@click.option("--trace", is_flag=True, help="Include the per-iteration trace.")
+@set_option
+@handle_errors
+def vectors(algo: str, bits: int, count: int, seed: int, edge: bool, trace: bool,
+            sets: tuple[str, ...]) -> None:
+    """JSON Lines test vectors for ALGO (random moduli of BITS bits)."""
+    from montlab import vectors as vec
+
+    if bits < 2:
+        raise ParameterError(f"{algo}: --bits must be >= 2, got {bits}")
+    if count < 0:
+        raise ParameterError(f"--count must be >= 0, got {count}")
+    params = parse_sets(algo, sets)
+    registry.get(algo)
+    for rec in vec.random_mul_records(algo, bits, count, seed, params):
+        if trace:
+            rec = vec.mul_record(algo, rec["modulus"], rec["x"], rec["y"], params, "random", True)
+        click.echo(vec.encode_record(rec))
+    if edge:
+        for rec in vec.edge_mul_records(algo, bits, params):
+            click.echo(vec.encode_record(rec))
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--bits", type=int, default=2048, show_default=True,
+              help="Use the embedded modulus (2048) or a generated one of this size.")
+@handle_errors
+def demo(as_json: bool, bits: int) -> None:
+    """Run every algorithm and layer on an embedded 2048-bit RSA modulus and check them."""
+    from montlab.cli.demo import run_demo
+
+    ok = run_demo(as_json=as_json, bits=bits, console=console)
+    if not ok:
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,86 @@
+"""Analytic cycle models, one module per algorithm id: ``montlab.cycles.<id>``.
+
+These are **models**, not measurements: closed forms from the papers (with errata fixed, see
+SPEC 3.4 and 5.5) and, where a design is a dependency graph, an ASAP schedule of that graph
+(:mod:`montlab.cycles.schedule`). Each module exposes::
+
+    model(bits: int, params: Mapping[str, int | None]) -> CycleReport
+
+with ``params`` resolved by :func:`montlab.registry.resolve_params` ("auto" is ``None``). Every
+row puts the paper's printed figure, when there is one, beside the model's value and says
+whether they match, differ (and why), or whether the paper's figure cannot be derived at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from montlab import registry
+
+#: Row status values.
+MATCH = "match"
+DIFFERS = "differs"
+NOT_DERIVABLE = "not derivable"
+NO_FIGURE = "no paper figure"
+
+
+@dataclass(frozen=True)
+class CycleRow:
+    quantity: str  #: what is counted, e.g. "cycles", "cycles_printed_eq6", "queue"
+    formula: str  #: the closed form the model evaluates, e.g. "n + e - 1"
+    model: int  #: the model's value (the schedule simulation where there is one)
+    closed_form: int  #: the closed form evaluated; equals model unless the row says otherwise
+    paper: int | None = None  #: the paper's printed figure, if any
+    source: str = ""  #: where the paper figure is printed
+    status: str = NO_FIGURE
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CycleReport:
+    algo: str
+    bits: int
+    params: Mapping[str, Any]
+    rows: list[CycleRow] = field(default_factory=list)
+    label: str = "analytic model (not a measurement)"
+
+    def row(self, quantity: str) -> CycleRow:
+        for r in self.rows:
+            if r.quantity == quantity:
+                return r
+        raise KeyError(quantity)
+
+
+def with_paper(
+    algo: str,
+    quantity: str,
+    formula: str,
+    model: int,
+    closed_form: int,
+    params: Mapping[str, Any],
+    note: str = "",
+) -> CycleRow:
+    """A row for ``quantity``, with the registry's matching paper figure and its status."""
+    figs = registry.figures_for(algo, quantity, params)
+    if not figs:
+        return CycleRow(quantity, formula, model, closed_form, note=note)
+    f = figs[0]
+    if not f.derivable:
+        status = NOT_DERIVABLE
+    elif f.cycles == model:
+        status = MATCH
+    else:
+        status = DIFFERS
+    return CycleRow(
+        quantity, formula, model, closed_form, f.cycles, f.source, status, f.note or note
+    )
+
+
+def model_for(algo: str, bits: int, params: Mapping[str, Any] | None = None) -> CycleReport:
+    """Run the cycle model of ``algo`` at ``bits`` with registry-resolved ``params``."""
+    resolved = registry.resolve_params(algo, params)
+    mod = registry.get(algo).cycle_module()
+    if mod is None:
+        raise registry.ParameterError(f"{algo}: no cycle model")
+    return mod.model(bits, resolved)

@@ -1,0 +1,27 @@
+"""The montlab error hierarchy.
+
+Every error montlab raises on bad input is a ``MontlabError`` (a ``ValueError``), so callers can
+catch one class. The native extension maps its Rust ``MontError`` onto these same classes, so the
+Python models and the Rust engines fail the same way on the same input.
+"""
+
+from __future__ import annotations
+
+
+class MontlabError(ValueError):
+    """Base class of every input error raised by montlab."""
+
+
+class ModulusError(MontlabError):
+    """The modulus is unusable: even, at most 1, or too wide for the chosen parameters."""
+
+
+class OperandError(MontlabError):
+    """An operand is negative or outside the algorithm's input range, or an exponent is negative."""
+
+
+class ParameterError(MontlabError):
+    """An unknown algorithm, an unknown parameter, or an illegal parameter combination."""
+
+
+__all__ = ["MontlabError", "ModulusError", "OperandError", "ParameterError"]

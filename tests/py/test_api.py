@@ -1,0 +1,135 @@
+"""montlab.Modulus: every algorithm id, every layer, against Python's pow."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import hexdump, scaled
+
+from montlab import Modulus, ModulusError, OperandError, ParameterError, native_available, powm
+from montlab import registry
+from montlab.testing import random_modulus
+
+IDS = registry.ids()
+LAYERS = [(a.id, layer) for a in registry.all_algorithms() for layer in a.layers
+          if layer == "ref" or (layer == "native" and native_available())]
+
+
+@pytest.mark.parametrize("algo", IDS)
+@pytest.mark.parametrize("bits", [16, 17, 64, 255, 1024])
+def test_mul_random(rng: random.Random, algo: str, bits: int) -> None:
+    for _ in range(scaled(3)):
+        n = random_modulus(rng, bits)
+        m = Modulus(n)
+        cfg = m.config(algo)
+        x, y = rng.randrange(cfg.in_bound * n), rng.randrange(cfg.in_bound * n)
+        z = m.mul(x, y, algo)
+        assert z % n == x * y * pow(cfg.r, -1, n) % n, hexdump(n=n, x=x, y=y, z=z)
+        assert 0 <= z < cfg.bound * n
+
+
+@pytest.mark.parametrize("algo, layer", LAYERS)
+def test_mont_domain_round_trip(rng: random.Random, algo: str, layer: str) -> None:
+    n = random_modulus(rng, 200)
+    m = Modulus(n)
+    x = rng.randrange(n)
+    xm = m.to_mont(x, algo, layer)
+    assert xm % n == x * m.config(algo).r % n
+    assert m.from_mont(xm, algo, layer) == x
+
+
+@pytest.mark.parametrize("algo, layer", LAYERS)
+def test_pow_rsa_size_public_exponent(rng: random.Random, algo: str, layer: str) -> None:
+    n = random_modulus(rng, 1024)
+    b = rng.randrange(n)
+    assert Modulus(n).pow(b, 65537, algo, layer) == pow(b, 65537, n)
+
+
+@pytest.mark.parametrize("algo, layer", LAYERS)
+def test_pow_small_cases(algo: str, layer: str) -> None:
+    n = 2**89 - 1
+    m = Modulus(n)
+    for b, e in [(0, 0), (0, 5), (1, 0), (5, 0), (n - 1, 1), (n - 1, 2), (2, n - 2), (3, 2**64 + 1)]:
+        assert m.pow(b, e, algo, layer) == pow(b, e, n), (b, e)
+
+
+@pytest.mark.parametrize("bits", [2048, 4096])
+def test_pow_full_exponent_cios(rng: random.Random, bits: int) -> None:
+    n = random_modulus(rng, bits)
+    b, e = rng.randrange(n), rng.getrandbits(bits)
+    layer = "native" if native_available() else "ref"
+    assert powm(b, e, n, "cios", layer) == pow(b, e, n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algo", IDS)
+def test_pow_full_exponent_every_id(rng: random.Random, algo: str) -> None:
+    n = random_modulus(rng, 2048)
+    b, e = rng.randrange(n), rng.getrandbits(2048)
+    assert Modulus(n).pow(b, e, algo, "ref") == pow(b, e, n)
+
+
+def test_walter_chaining_without_reduction(rng: random.Random) -> None:
+    """radix2 with walter=1 feeds its unreduced outputs straight back in."""
+    n = random_modulus(rng, 300)
+    m = Modulus(n)
+    cfg = m.config("radix2", walter=1)
+    z = rng.randrange(2 * n)
+    acc = z
+    for _ in range(scaled(50)):
+        acc = m.mul(acc, acc, "radix2", walter=1)
+        assert acc < 2 * n
+        z = z * z * cfg.r_inv % n
+        assert acc % n == z
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [0, 1, -7, 2, 100, 2**64])
+def test_bad_modulus(n: int) -> None:
+    with pytest.raises(ModulusError):
+        Modulus(n)
+
+
+@pytest.mark.parametrize("algo", [a for a in IDS if "n" in registry.get(a).params])
+def test_modulus_too_wide_for_n(algo: str) -> None:
+    with pytest.raises(ModulusError, match="too wide"):
+        Modulus(2**65 - 1).config(algo, n=64)
+
+
+@pytest.mark.parametrize("algo, layer", LAYERS)
+def test_bad_operands(algo: str, layer: str) -> None:
+    n = 2**61 - 1
+    m = Modulus(n)
+    hi = m.config(algo).in_bound * n
+    for x, y in [(-1, 1), (1, -1), (hi, 1), (1, hi), (2**200, 0)]:
+        with pytest.raises(OperandError):
+            m.mul(x, y, algo, layer)
+    with pytest.raises(OperandError, match="negative exponent"):
+        m.pow(2, -1, algo, layer)
+    for b in (-1, n, n + 1):
+        with pytest.raises(OperandError):
+            m.pow(b, 3, algo, layer)
+    with pytest.raises(OperandError):
+        m.to_mont(n, algo, layer)
+    with pytest.raises(OperandError):
+        m.mul(1.5, 2, algo, layer)  # type: ignore[arg-type]
+
+
+def test_bad_parameters() -> None:
+    m = Modulus(2**61 - 1)
+    with pytest.raises(ParameterError, match="unknown algorithm"):
+        m.mul(1, 2, "fft9000")
+    with pytest.raises(ParameterError, match="unknown parameter"):
+        m.mul(1, 2, "radix2", w=16)
+    with pytest.raises(ParameterError, match="layer 'native'"):
+        m.mul(1, 2, "mwr2mm", "native")
+    with pytest.raises(ParameterError):
+        m.mul(1, 2, "mwr4mm", w=15)
+    with pytest.raises(ParameterError):
+        m.mul(1, 2, "radix2", walter=1, n=62)
+    if native_available():
+        with pytest.raises(ParameterError, match="w = 64"):
+            m.mul(1, 2, "cios", "native", w=32)

@@ -1,0 +1,62 @@
+"""montlab demo: the embedded modulus is a real RSA modulus, and every row of the demo is correct."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from click.testing import CliRunner
+
+from montlab import registry
+from montlab.api import native_available
+from montlab.cli import main
+from montlab.cli.demo import E, N, P, Q
+
+
+def is_probable_prime(n: int, rounds: int = 40) -> bool:
+    """Miller-Rabin with fixed random bases (independent of gmpy2)."""
+    if n < 4:
+        return n in (2, 3)
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    rng = random.Random(n)
+    for _ in range(rounds):
+        x = pow(rng.randrange(2, n - 1), d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def test_embedded_modulus_is_rsa() -> None:
+    assert N == P * Q and N.bit_length() == 2048
+    assert P.bit_length() == Q.bit_length() == 1024 and P != Q
+    assert is_probable_prime(P) and is_probable_prime(Q)
+    assert not is_probable_prime(N)
+    lam = (P - 1) * (Q - 1)
+    assert pow(pow(12345, E, N), pow(E, -1, lam), N) == 12345
+    try:
+        import gmpy2
+
+        assert gmpy2.is_prime(P) and gmpy2.is_prime(Q)
+    except ImportError:
+        pass
+
+
+def test_demo_json_all_correct() -> None:
+    res = CliRunner().invoke(main, ["demo", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["all_correct"] is True
+    seen = {(r["algo"], r["layer"]) for r in data["rows"]}
+    for a in registry.all_algorithms():
+        assert (a.id, "ref") in seen
+        if "native" in a.layers and native_available():
+            assert (a.id, "native") in seen
+    assert all(r["correct"] for r in data["rows"])

@@ -1,0 +1,71 @@
+"""The registry is the single list of algorithms: every layer named there must exist."""
+
+from __future__ import annotations
+
+import pytest
+
+from montlab import registry
+from montlab.errors import ParameterError
+
+
+def test_every_id_has_a_reference_model_and_doc_page() -> None:
+    from conftest import REPO
+
+    for a in registry.all_algorithms():
+        assert "ref" in a.layers, a.id
+        mod = a.ref_module()
+        assert mod.ID == a.id
+        assert callable(mod.configure) and callable(mod.mont_mul)
+        assert (REPO / "docs" / "algorithms" / f"{a.id}.md").is_file(), f"docs page for {a.id}"
+
+
+def test_native_layers_exist() -> None:
+    from montlab.api import native_available
+
+    if not native_available():
+        pytest.skip("native extension not built")
+    from montlab import _native
+
+    for a in registry.all_algorithms():
+        if "native" in a.layers:
+            assert hasattr(_native, a.id.capitalize()), a.id
+
+
+def test_unknown_algorithm_and_parameter() -> None:
+    with pytest.raises(ParameterError, match="unknown algorithm 'nope'"):
+        registry.get("nope")
+    with pytest.raises(ParameterError, match="unknown parameter 'q'"):
+        registry.resolve_params("mwr2mm", {"q": 3})
+
+
+@pytest.mark.parametrize(
+    "algo, params, match",
+    [
+        ("mwr2mm", {"w": 1}, "w = 1 is illegal"),
+        ("mwr2mm_arch1", {"p": 0}, "p = 0 is illegal"),
+        ("drmmm", {"t": 0}, "t = 0 is illegal"),
+        ("drmmm", {"k": 1}, "k = 1 is illegal"),
+        ("radix2k", {"k": 0}, "k = 0 is illegal"),
+        ("radix2", {"walter": 2}, "walter = 2 is illegal"),
+        ("mwr2mm", {"w": "sixteen"}, "decimal or 0x-hex"),
+    ],
+)
+def test_parameter_bounds(algo: str, params: dict, match: str) -> None:
+    with pytest.raises(ParameterError, match=match):
+        registry.resolve_params(algo, params)
+
+
+def test_parse_int_accepts_decimal_and_hex() -> None:
+    assert registry.parse_int("0x1F") == 31
+    assert registry.parse_int("31") == 31
+    assert registry.parse_int("-0x10") == -16
+    for bad in ("", "0x", "1e3", "0b101", "12a"):
+        with pytest.raises(ParameterError):
+            registry.parse_int(bad)
+
+
+def test_paper_figures_are_attached_to_known_quantities() -> None:
+    for a in registry.all_algorithms():
+        for f in a.figures:
+            assert f.cycles > 0 and f.source
+            assert set(f.params) <= set(a.params) | {"n"}, (a.id, f.params)
