@@ -26,9 +26,10 @@ def test_native_layers_exist() -> None:
         pytest.skip("native extension not built")
     from montlab import _native
 
-    for a in registry.all_algorithms():
-        if "native" in a.layers:
-            assert hasattr(_native, a.id.capitalize()), a.id
+    native = {a.id for a in registry.all_algorithms() if "native" in a.layers}
+    assert set(_native.ALGORITHMS) == native
+    for algo in native:
+        assert hasattr(_native, algo.capitalize()), algo
 
 
 def test_unknown_algorithm_and_parameter() -> None:

@@ -90,7 +90,10 @@ def q1_table() -> list[dict]:
     """SPEC 6: all 128 entries of the radix-4 q1 table (SPEC 5.4)."""
     from montlab.ref import mwr4mm
 
-    entries = [dict(e) for e in mwr4mm.q1_table_entries()]
+    names = ("S1", "S0", "x1", "x0", "Y1", "Y0", "M1")
+    entries = [
+        {**dict(zip(names, mwr4mm.q1_bits(idx))), "q1": mwr4mm.Q1_TABLE[idx]} for idx in range(128)
+    ]
     return [{"kind": "table", "algo": "mwr4mm", "name": "q1", "entries": entries,
              "note": "SPEC 5.4 eq. (8)"}]
 

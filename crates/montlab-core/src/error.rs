@@ -1,0 +1,76 @@
+//! The one error type of montlab-core.
+//!
+//! Every fallible public function returns `Result<_, MontError>`; nothing in the public API
+//! panics on user input. The Python binding maps this enum once (`From<MontError> for PyErr`)
+//! onto `montlab.errors`: the `Modulus*` variants become `ModulusError`, the operand and
+//! exponent variants become `OperandError`. The messages are written for the person who passed
+//! the value: they say what was wrong and what is accepted.
+
+use core::fmt;
+
+/// Why a modulus, an operand or an exponent was rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MontError {
+    /// The modulus is even: Montgomery arithmetic needs `gcd(N, 2^64) = 1`.
+    EvenModulus,
+    /// The modulus is 0, 1 or negative: there is no ring to compute in.
+    ModulusTooSmall,
+    /// An operand is outside `0 <= value < N`; `which` names it (`"x"`, `"y"`, `"base"`, ...).
+    OperandOutOfRange {
+        /// The parameter name of the rejected operand.
+        which: &'static str,
+    },
+    /// An operand is negative (only the binding layer, which sees signed integers, emits this).
+    NegativeOperand {
+        /// The parameter name of the rejected operand.
+        which: &'static str,
+    },
+    /// The exponent is negative: modular inversion is not part of exponentiation here.
+    NegativeExponent,
+}
+
+impl fmt::Display for MontError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::EvenModulus => f.write_str(
+                "the modulus must be odd: Montgomery multiplication needs N coprime to the word base 2^64",
+            ),
+            Self::ModulusTooSmall => f.write_str("the modulus must be an integer greater than 1"),
+            Self::OperandOutOfRange { which } => write!(
+                f,
+                "operand {which} is out of range: it must satisfy 0 <= {which} < N (reduce it mod N first)"
+            ),
+            Self::NegativeOperand { which } => write!(
+                f,
+                "operand {which} is negative: it must satisfy 0 <= {which} < N (reduce it mod N first)"
+            ),
+            Self::NegativeExponent => f.write_str(
+                "negative exponent is not supported: invert the base mod N first and use a non-negative exponent",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MontError {}
+
+#[cfg(test)]
+mod tests {
+    use super::MontError;
+
+    #[test]
+    fn messages_name_the_problem() {
+        assert!(MontError::EvenModulus.to_string().contains("must be odd"));
+        assert!(MontError::ModulusTooSmall
+            .to_string()
+            .contains("greater than 1"));
+        let e = MontError::OperandOutOfRange { which: "y" };
+        assert!(e.to_string().contains("operand y") && e.to_string().contains("0 <= y < N"));
+        assert!(MontError::NegativeOperand { which: "base" }
+            .to_string()
+            .contains("base is negative"));
+        assert!(MontError::NegativeExponent
+            .to_string()
+            .starts_with("negative exponent"));
+    }
+}

@@ -1,0 +1,35 @@
+//! montlab-core: word-level Montgomery modular multiplication on 64-bit limbs, in pure Rust.
+//!
+//! Numbers are little-endian `u64` limb slices (limb 0 least significant). A modulus is
+//! validated once into an [`OddModulus`] and precomputed once into [`MontParams`]; every kernel
+//! takes the parameters by reference. Kernels live one per file under [`mont`], named by the
+//! algorithm id of `python/montlab/algorithms.toml`; exponentiation lives under [`pow`].
+//!
+//! Errors: every fallible public function returns `Result<_, MontError>` and none panics on
+//! user input. Functions suffixed `_vartime` run in time that depends on their inputs.
+//!
+//! ```
+//! use montlab_core::{mont::cios, pow::window, MontParams};
+//!
+//! let p = MontParams::from_limbs(&[0xffff_ffff_ffff_ffc5])?; // a 64-bit prime
+//! let x = cios::to_mont(&p, &[3])?;
+//! assert_eq!(cios::from_mont(&p, &x)?, vec![3]);
+//! assert_eq!(window::pow_vartime(&p, &[3], &[4])?, vec![81]);
+//! # Ok::<(), montlab_core::MontError>(())
+//! ```
+
+pub mod error;
+pub mod limb;
+pub mod mont;
+pub mod params;
+pub mod pow;
+
+pub use error::MontError;
+pub use limb::Limb;
+pub use params::{MontParams, OddModulus};
+
+/// Algorithm ids with a native engine in this crate.
+///
+/// Must equal the ids whose `layers` contain `"native"` in `python/montlab/algorithms.toml`;
+/// `tests/algorithms.rs` checks both directions.
+pub const NATIVE_ALGORITHMS: &[&str] = &["cios"];

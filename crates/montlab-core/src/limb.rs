@@ -1,0 +1,142 @@
+//! Limb arithmetic shared by every kernel.
+//!
+//! Contract: a number is a little-endian slice of 64-bit limbs (`Limb = u64`, radix W = 2^64),
+//! limb 0 least significant. Double-limb products go through `u128`, so no helper here can
+//! overflow: `a*b + c + d < 2^128` for all `a, b, c, d < 2^64`. Leading zero limbs are allowed
+//! everywhere unless a function says otherwise. Nothing here is constant time unless its name
+//! says so (`ct_`).
+
+/// One machine word of a multi-precision number.
+pub type Limb = u64;
+
+/// Bits in one limb (the word size w of the papers).
+pub const LIMB_BITS: u32 = Limb::BITS;
+
+/// Returns `(lo, hi)` with `hi * 2^64 + lo = a * b + c + d`; cannot overflow.
+#[inline(always)]
+pub(crate) const fn mac(a: Limb, b: Limb, c: Limb, d: Limb) -> (Limb, Limb) {
+    let t = (a as u128) * (b as u128) + (c as u128) + (d as u128);
+    (t as Limb, (t >> LIMB_BITS) as Limb)
+}
+
+/// Returns `(sum, carry)` with `carry * 2^64 + sum = a + b + carry_in`, `carry_in, carry <= 1`.
+#[inline(always)]
+pub(crate) const fn adc(a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {
+    let t = (a as u128) + (b as u128) + (carry as u128);
+    (t as Limb, (t >> LIMB_BITS) as Limb)
+}
+
+/// Returns `(diff, borrow)` with `diff - borrow * 2^64 = a - b - borrow_in`, borrows in `{0, 1}`.
+#[inline(always)]
+pub(crate) const fn sbb(a: Limb, b: Limb, borrow: Limb) -> (Limb, Limb) {
+    let t = (a as u128).wrapping_sub((b as u128) + (borrow as u128));
+    (t as Limb, ((t >> LIMB_BITS) as Limb) & 1)
+}
+
+/// Number of limbs once leading zero limbs are dropped (0 for the number zero).
+#[inline]
+pub(crate) fn normalized_len(a: &[Limb]) -> usize {
+    a.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1)
+}
+
+/// Bit length of `a` (0 for zero).
+pub(crate) fn bit_len(a: &[Limb]) -> u64 {
+    match normalized_len(a) {
+        0 => 0,
+        len => {
+            (len as u64 - 1) * u64::from(LIMB_BITS)
+                + u64::from(LIMB_BITS - a[len - 1].leading_zeros())
+        }
+    }
+}
+
+/// Bit `i` of `a` (bits past the end read as 0).
+#[inline]
+pub(crate) fn bit(a: &[Limb], i: u64) -> bool {
+    let limb = (i / u64::from(LIMB_BITS)) as usize;
+    limb < a.len() && (a[limb] >> (i % u64::from(LIMB_BITS))) & 1 == 1
+}
+
+/// Compares two numbers of any lengths by value.
+pub(crate) fn cmp(a: &[Limb], b: &[Limb]) -> core::cmp::Ordering {
+    let (la, lb) = (normalized_len(a), normalized_len(b));
+    la.cmp(&lb)
+        .then_with(|| a[..la].iter().rev().cmp(b[..lb].iter().rev()))
+}
+
+/// `a -= b` over `a.len()` limbs, returning the final borrow. Requires `b.len() <= a.len()`.
+pub(crate) fn sub_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert!(b.len() <= a.len());
+    let mut borrow = 0;
+    for (i, ai) in a.iter_mut().enumerate() {
+        let bi = b.get(i).copied().unwrap_or(0);
+        (*ai, borrow) = sbb(*ai, bi, borrow);
+    }
+    borrow
+}
+
+/// `out = a - b` over `out.len()` limbs with the final borrow returned; no branches on values.
+/// Requires `a.len() == b.len() == out.len()`.
+#[inline]
+pub(crate) fn ct_sub(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    debug_assert!(a.len() == out.len() && b.len() == out.len());
+    let mut borrow = 0;
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        (*o, borrow) = sbb(x, y, borrow);
+    }
+    borrow
+}
+
+/// `out = if choice { a } else { out }` limb by limb, selected by mask, no branch on `choice`.
+#[inline]
+pub(crate) fn ct_select_assign(out: &mut [Limb], a: &[Limb], choice: Limb) {
+    debug_assert!(choice <= 1 && a.len() == out.len());
+    let mask = choice.wrapping_neg();
+    for (o, &x) in out.iter_mut().zip(a) {
+        *o ^= mask & (*o ^ x);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cmp::Ordering;
+
+    #[test]
+    fn carries_and_borrows() {
+        assert_eq!(
+            mac(Limb::MAX, Limb::MAX, Limb::MAX, Limb::MAX),
+            (Limb::MAX, Limb::MAX)
+        );
+        assert_eq!(adc(Limb::MAX, 1, 1), (1, 1));
+        assert_eq!(sbb(0, 1, 0), (Limb::MAX, 1));
+        assert_eq!(sbb(0, Limb::MAX, 1), (0, 1));
+        assert_eq!(sbb(5, 3, 1), (1, 0));
+    }
+
+    #[test]
+    fn lengths_bits_and_order() {
+        assert_eq!(normalized_len(&[1, 0, 0]), 1);
+        assert_eq!(normalized_len(&[0, 0]), 0);
+        assert_eq!(bit_len(&[0, 1]), 65);
+        assert_eq!(bit_len(&[]), 0);
+        assert!(bit(&[0, 1], 64) && !bit(&[0, 1], 63) && !bit(&[0, 1], 1000));
+        assert_eq!(cmp(&[5, 0, 0], &[5]), Ordering::Equal);
+        assert_eq!(cmp(&[0, 1], &[Limb::MAX]), Ordering::Greater);
+        assert_eq!(cmp(&[1, 2], &[2, 2]), Ordering::Less);
+    }
+
+    #[test]
+    fn subtract_and_select() {
+        let mut a = [0, 1];
+        assert_eq!(sub_assign(&mut a, &[1]), 0);
+        assert_eq!(a, [Limb::MAX, 0]);
+        let mut out = [0; 2];
+        assert_eq!(ct_sub(&mut out, &[0, 0], &[1, 0]), 1);
+        let mut x = [7, 7];
+        ct_select_assign(&mut x, &[1, 2], 0);
+        assert_eq!(x, [7, 7]);
+        ct_select_assign(&mut x, &[1, 2], 1);
+        assert_eq!(x, [1, 2]);
+    }
+}

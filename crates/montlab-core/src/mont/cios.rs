@@ -1,0 +1,173 @@
+//! `cios`: Coarsely Integrated Operand Scanning Montgomery multiplication.
+//!
+//! Citation: C. K. Koc, T. Acar, B. S. Kaliski, "Analyzing and comparing Montgomery
+//! multiplication algorithms", IEEE Micro 16(3), 1996, Sec. "The CIOS method".
+//!
+//! Word size / radix: w = 64, W = 2^64; s = ceil(bitlen(N) / 64) limbs; R = W^s = 2^(64 s).
+//! Numbers are little-endian `u64` limb slices of exactly `s` limbs.
+//!
+//! Inputs:  odd N > 1 (through [`MontParams`]); `0 <= x < N` and `0 <= y < N`.
+//! Output:  `x * y * R^-1 mod N`, fully reduced to `0 <= out < N` (one final subtraction).
+//! Scratch: one accumulator `t` of `s + 2` limbs; no allocation in [`mont_mul_into`].
+//!
+//! Invariant: with x, y < N the accumulator stays below 2N < 2R, so `t[s] <= 1` after
+//! each of the s rounds and a single final subtraction fully reduces it.
+//!
+//! Timing: the loops and the final subtraction do not branch on operand values (the final
+//! subtraction is a mask select); whether `u128` multiplication is constant time is up to the
+//! target. Left out: squaring shortcuts, lazy reduction (output < 2N), word sizes other
+//! than 64 (the Python model `montlab.ref.cios` covers those), and SIMD.
+
+use crate::error::MontError;
+use crate::limb::{self, adc, mac, Limb};
+use crate::params::MontParams;
+
+/// Length of the scratch accumulator [`mont_mul_into`] needs for `s`-limb operands.
+#[must_use]
+pub const fn scratch_len(s: usize) -> usize {
+    s + 2
+}
+
+/// CIOS kernel: `out = x * y * R^-1 mod N`, fully reduced.
+///
+/// `x`, `y`, `out` and `params.modulus()` are exactly `s` limbs, `t` is [`scratch_len`]`(s)`
+/// limbs (its contents on entry do not matter). Preconditions `x < N`, `y < N` are checked by
+/// `debug_assert!` only: callers validate operands once (see [`MontParams::operand`]).
+///
+/// # Panics
+/// If a slice has the wrong length (a programming error, never a value error).
+pub fn mont_mul_into(
+    params: &MontParams,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+) {
+    let n = params.modulus();
+    let s = params.s();
+    assert!(
+        x.len() == s && y.len() == s && out.len() == s && t.len() == scratch_len(s),
+        "cios: operand, output and scratch lengths must be s, s, s and s + 2",
+    );
+    debug_assert!(limb::cmp(x, n).is_lt(), "cios: x must be < N");
+    debug_assert!(limb::cmp(y, n).is_lt(), "cios: y must be < N");
+    let n0_inv = params.n0_inv();
+    t.fill(0);
+
+    // Outer loop over the words of x, as montlab.ref.cios does: per round, m and t equal
+    // the entries of the reference model's trace.
+    for &xi in x {
+        // Multiplication step: t += x[i] * y; the carry out of limb s - 1 goes to t[s], t[s+1].
+        let mut c = 0;
+        for (tj, &yj) in t[..s].iter_mut().zip(y) {
+            (*tj, c) = mac(xi, yj, *tj, c);
+        }
+        let (ts, c_top) = adc(t[s], c, 0);
+        t[s] = ts;
+        t[s + 1] = c_top;
+
+        // Reduction step: m makes t + m * N divisible by W; add it and shift down one limb.
+        let m = t[0].wrapping_mul(n0_inv);
+        let (low, mut c) = mac(m, n[0], t[0], 0);
+        debug_assert_eq!(low, 0, "cios: n0_inv is not -N^-1 mod 2^64");
+        for j in 1..s {
+            (t[j - 1], c) = mac(m, n[j], t[j], c);
+        }
+        let (ts, c_top) = adc(t[s], c, 0);
+        t[s - 1] = ts;
+        // t < 2N < 2R after the shift, so the top limb is 0 or 1 and this sum cannot overflow.
+        t[s] = t[s + 1] + c_top;
+        debug_assert!(t[s] <= 1, "cios: accumulator exceeded 2R");
+    }
+
+    // Final subtraction, branch-free: out = t - N unless t < N (no carry limb and a borrow).
+    let borrow = limb::ct_sub(out, &t[..s], n);
+    let keep_t = (t[s] ^ 1) & borrow;
+    limb::ct_select_assign(out, &t[..s], keep_t);
+    debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
+}
+
+/// Montgomery product `x * y * R^-1 mod N` as `s` limbs (leading zero limbs kept).
+///
+/// Operands may have any length (leading zero limbs are ignored) but must be `< N`.
+///
+/// # Errors
+/// [`MontError::OperandOutOfRange`] naming `x` or `y` if it is not below N.
+pub fn mont_mul(params: &MontParams, x: &[Limb], y: &[Limb]) -> Result<Vec<Limb>, MontError> {
+    let x = params.operand(x, "x")?;
+    let y = params.operand(y, "y")?;
+    Ok(mul_checked(params, &x, &y))
+}
+
+/// Converts into Montgomery form: `x * R mod N` = REDC(x * (R^2 mod N)).
+///
+/// # Errors
+/// [`MontError::OperandOutOfRange`] naming `x` if `x >= N`.
+pub fn to_mont(params: &MontParams, x: &[Limb]) -> Result<Vec<Limb>, MontError> {
+    let x = params.operand(x, "x")?;
+    Ok(mul_checked(params, &x, params.r2_mod_n()))
+}
+
+/// Converts out of Montgomery form: `x * R^-1 mod N` = REDC(x * 1).
+///
+/// # Errors
+/// [`MontError::OperandOutOfRange`] naming `x` if `x >= N`.
+pub fn from_mont(params: &MontParams, x: &[Limb]) -> Result<Vec<Limb>, MontError> {
+    let x = params.operand(x, "x")?;
+    let mut one = vec![0; params.s()];
+    one[0] = 1; // 1 < N since N > 1
+    Ok(mul_checked(params, &x, &one))
+}
+
+/// Allocating kernel call on operands already checked to be `s` limbs and `< N`.
+fn mul_checked(params: &MontParams, x: &[Limb], y: &[Limb]) -> Vec<Limb> {
+    let s = params.s();
+    let mut out = vec![0; s];
+    let mut t = vec![0; scratch_len(s)];
+    mont_mul_into(params, x, y, &mut out, &mut t);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_limb_by_hand() {
+        // N = 7, R = 2^64 = 2 mod 7, R^-1 = 4 mod 7: mont_mul(3, 5) = 15 * 4 mod 7 = 4.
+        let p = MontParams::from_limbs(&[7]).unwrap();
+        assert_eq!(mont_mul(&p, &[3], &[5]).unwrap(), vec![4]);
+        assert_eq!(to_mont(&p, &[3]).unwrap(), vec![6]);
+        assert_eq!(from_mont(&p, &[6]).unwrap(), vec![3]);
+    }
+
+    #[test]
+    fn top_limb_carry_path() {
+        // N = 2^128 - 1 (s = 2, divisible by 3 but odd): R = 2^128 = 1 mod N, so REDC is x*y mod N.
+        let p = MontParams::from_limbs(&[Limb::MAX, Limb::MAX]).unwrap();
+        let nm1 = [Limb::MAX - 1, Limb::MAX];
+        // (N-1)^2 = 1 mod N.
+        assert_eq!(mont_mul(&p, &nm1, &nm1).unwrap(), vec![1, 0]);
+    }
+
+    #[test]
+    fn rejects_out_of_range() {
+        let p = MontParams::from_limbs(&[7]).unwrap();
+        assert_eq!(
+            mont_mul(&p, &[7], &[1]),
+            Err(MontError::OperandOutOfRange { which: "x" })
+        );
+        assert_eq!(
+            mont_mul(&p, &[1], &[0, 1]),
+            Err(MontError::OperandOutOfRange { which: "y" })
+        );
+        assert_eq!(
+            to_mont(&p, &[8]),
+            Err(MontError::OperandOutOfRange { which: "x" })
+        );
+        assert_eq!(
+            from_mont(&p, &[9]),
+            Err(MontError::OperandOutOfRange { which: "x" })
+        );
+    }
+}

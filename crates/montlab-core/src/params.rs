@@ -1,0 +1,233 @@
+//! Per-modulus precomputation: the validated odd modulus and the Montgomery constants.
+//!
+//! Contract: `OddModulus` holds an odd N > 1 with no leading zero limbs, so every engine can
+//! rely on `gcd(N, 2^64) = 1` without checking again (crypto-bigint's `Odd`). `MontParams` is
+//! built once per modulus (FLINT's context object) and holds, for word size w = 64 and
+//! s = ceil(bitlen(N) / 64) limbs, R = 2^(64 s):
+//!
+//! * `n`        the modulus as exactly `s` little-endian limbs,
+//! * `n0_inv`   -N^-1 mod 2^64 (the n'_0 of Koc-Acar-Kaliski 1996, Sec. 2),
+//! * `r_mod_n`  R mod N (the Montgomery form of 1),
+//! * `r2_mod_n` R^2 mod N (multiplying by it with REDC converts into Montgomery form).
+//!
+//! Left out on purpose: R mod N and R^2 mod N come from plain shift-and-subtract, 2 * 64 s
+//! modular doublings of O(s) each, which is simple and obviously right; a faster
+//! precomputation is a later issue. Nothing here is constant time in N (moduli are public).
+
+use crate::error::MontError;
+use crate::limb::{self, Limb, LIMB_BITS};
+
+/// An odd modulus N > 1, stored without leading zero limbs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OddModulus {
+    limbs: Vec<Limb>,
+}
+
+impl OddModulus {
+    /// Validates `limbs` (little-endian, leading zero limbs allowed) as a Montgomery modulus.
+    ///
+    /// # Errors
+    /// [`MontError::ModulusTooSmall`] if N <= 1, [`MontError::EvenModulus`] if N is even.
+    pub fn new(limbs: &[Limb]) -> Result<Self, MontError> {
+        let len = limb::normalized_len(limbs);
+        // N = 0 and N = 1 are both "too small"; report that before parity so 0 is not "even".
+        if len == 0 || (len == 1 && limbs[0] == 1) {
+            return Err(MontError::ModulusTooSmall);
+        }
+        if limbs[0] & 1 == 0 {
+            return Err(MontError::EvenModulus);
+        }
+        Ok(Self {
+            limbs: limbs[..len].to_vec(),
+        })
+    }
+
+    /// The modulus limbs, little-endian, the top limb non-zero.
+    #[must_use]
+    pub fn as_limbs(&self) -> &[Limb] {
+        &self.limbs
+    }
+
+    /// Limb count s = ceil(bitlen(N) / 64).
+    #[must_use]
+    pub fn limbs(&self) -> usize {
+        self.limbs.len()
+    }
+
+    /// Bit length of N.
+    #[must_use]
+    pub fn bits(&self) -> u64 {
+        limb::bit_len(&self.limbs)
+    }
+}
+
+/// Montgomery constants for one modulus, word size w = 64, R = 2^(64 s).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MontParams {
+    n: Vec<Limb>,
+    n0_inv: Limb,
+    r_mod_n: Vec<Limb>,
+    r2_mod_n: Vec<Limb>,
+    s: usize,
+}
+
+impl MontParams {
+    /// Word size in bits of every engine built on these parameters.
+    pub const W: u32 = LIMB_BITS;
+
+    /// Precomputes the constants for a validated modulus. O(s^2 * 64) limb operations.
+    #[must_use]
+    pub fn new(modulus: OddModulus) -> Self {
+        let n = modulus.limbs;
+        let s = n.len();
+        let n0_inv = neg_inv_mod_word(n[0]);
+        // x = 1 < N; doubling it 64 s times gives R mod N, 64 s more gives R^2 mod N.
+        let mut x = vec![0; s];
+        x[0] = 1;
+        let doublings = s * LIMB_BITS as usize;
+        for _ in 0..doublings {
+            double_mod(&mut x, &n);
+        }
+        let r_mod_n = x.clone();
+        for _ in 0..doublings {
+            double_mod(&mut x, &n);
+        }
+        Self {
+            n,
+            n0_inv,
+            r_mod_n,
+            r2_mod_n: x,
+            s,
+        }
+    }
+
+    /// Validates `limbs` as an odd modulus > 1 and precomputes its constants.
+    ///
+    /// # Errors
+    /// As [`OddModulus::new`].
+    pub fn from_limbs(limbs: &[Limb]) -> Result<Self, MontError> {
+        OddModulus::new(limbs).map(Self::new)
+    }
+
+    /// N as exactly `s` limbs (top limb non-zero).
+    #[must_use]
+    pub fn modulus(&self) -> &[Limb] {
+        &self.n
+    }
+
+    /// -N^-1 mod 2^64.
+    #[must_use]
+    pub fn n0_inv(&self) -> Limb {
+        self.n0_inv
+    }
+
+    /// R mod N as `s` limbs: the Montgomery form of 1.
+    #[must_use]
+    pub fn r_mod_n(&self) -> &[Limb] {
+        &self.r_mod_n
+    }
+
+    /// R^2 mod N as `s` limbs.
+    #[must_use]
+    pub fn r2_mod_n(&self) -> &[Limb] {
+        &self.r2_mod_n
+    }
+
+    /// Limb count s; R = 2^(64 s).
+    #[must_use]
+    pub fn s(&self) -> usize {
+        self.s
+    }
+
+    /// Bit length of N.
+    #[must_use]
+    pub fn bits(&self) -> u64 {
+        limb::bit_len(&self.n)
+    }
+
+    /// Checks `0 <= x < N` for an operand of any length and returns it as exactly `s` limbs.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
+    pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
+        if limb::cmp(x, &self.n).is_ge() {
+            return Err(MontError::OperandOutOfRange { which });
+        }
+        // x < N has at most s significant limbs, so truncating only drops zeros.
+        let mut out = vec![0; self.s];
+        let len = limb::normalized_len(x);
+        out[..len].copy_from_slice(&x[..len]);
+        Ok(out)
+    }
+}
+
+/// -n0^-1 mod 2^64 for odd n0, by Newton-Hensel lifting: each step doubles the correct bits.
+fn neg_inv_mod_word(n0: Limb) -> Limb {
+    debug_assert!(n0 & 1 == 1, "n0 must be odd");
+    // n0 * n0 = 1 mod 8 for odd n0, so inv = n0 is right to 3 bits; 5 steps give 96 >= 64.
+    let mut inv = n0;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(inv)));
+    }
+    debug_assert_eq!(n0.wrapping_mul(inv), 1);
+    inv.wrapping_neg()
+}
+
+/// x = 2x mod N in place, for x < N, both exactly `n.len()` limbs. Variable time.
+fn double_mod(x: &mut [Limb], n: &[Limb]) {
+    debug_assert!(x.len() == n.len() && limb::cmp(x, n).is_lt());
+    let mut carry = 0;
+    for l in x.iter_mut() {
+        let top = *l >> (LIMB_BITS - 1);
+        *l = (*l << 1) | carry;
+        carry = top;
+    }
+    // 2x < 2N: one subtraction suffices. With a carry out, 2x >= 2^(64 s) > N and the
+    // subtraction's borrow cancels that carry.
+    if carry == 1 || limb::cmp(x, n).is_ge() {
+        let borrow = limb::sub_assign(x, n);
+        debug_assert_eq!(borrow, carry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_moduli() {
+        assert_eq!(OddModulus::new(&[]), Err(MontError::ModulusTooSmall));
+        assert_eq!(OddModulus::new(&[0, 0]), Err(MontError::ModulusTooSmall));
+        assert_eq!(OddModulus::new(&[1, 0]), Err(MontError::ModulusTooSmall));
+        assert_eq!(OddModulus::new(&[2]), Err(MontError::EvenModulus));
+        assert_eq!(OddModulus::new(&[0, 1]), Err(MontError::EvenModulus));
+        assert_eq!(OddModulus::new(&[3, 0, 0]).unwrap().as_limbs(), &[3]);
+    }
+
+    #[test]
+    fn constants_for_small_moduli() {
+        // N = 3, s = 1: R = 2^64 = 1 mod 3, R^2 = 1 mod 3, -3^-1 mod 2^64 = 0x5555...5555.
+        let p = MontParams::from_limbs(&[3]).unwrap();
+        assert_eq!((p.r_mod_n(), p.r2_mod_n(), p.s()), (&[1][..], &[1][..], 1));
+        assert_eq!(p.n0_inv(), 0x5555_5555_5555_5555);
+        // N = 2^64 + 1, s = 2: R = 2^128 = 1 mod N (since 2^64 = -1).
+        let p = MontParams::from_limbs(&[1, 1]).unwrap();
+        assert_eq!((p.r_mod_n(), p.r2_mod_n()), (&[1, 0][..], &[1, 0][..]));
+        assert_eq!(p.n0_inv(), Limb::MAX);
+    }
+
+    #[test]
+    fn operand_range() {
+        let p = MontParams::from_limbs(&[7]).unwrap();
+        assert_eq!(p.operand(&[6, 0, 0], "x"), Ok(vec![6]));
+        assert_eq!(p.operand(&[], "x"), Ok(vec![0]));
+        assert_eq!(
+            p.operand(&[7], "y"),
+            Err(MontError::OperandOutOfRange { which: "y" })
+        );
+        assert_eq!(
+            p.operand(&[0, 1], "x"),
+            Err(MontError::OperandOutOfRange { which: "x" })
+        );
+    }
+}

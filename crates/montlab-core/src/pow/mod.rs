@@ -1,0 +1,3 @@
+//! Modular exponentiation built on the Montgomery kernels.
+
+pub mod window;

@@ -1,0 +1,40 @@
+//! The one place where montlab-core errors become Python exceptions.
+//!
+//! The exception classes are the ones defined in `python/montlab/errors.py`, imported (not
+//! re-created), so `except montlab.errors.OperandError` catches errors from both the Python
+//! models and this extension. Rust's orphan rule forbids `impl From<MontError> for PyErr` here
+//! (both types are foreign to this crate), so errors travel as the local newtype [`Error`]:
+//! `?` turns a `MontError` into an `Error`, and PyO3 turns an `Error` into a `PyErr` through
+//! the single `From<Error> for PyErr` below.
+
+use montlab_core::MontError;
+use pyo3::{import_exception, PyErr};
+
+import_exception!(montlab.errors, MontlabError);
+import_exception!(montlab.errors, ModulusError);
+import_exception!(montlab.errors, OperandError);
+
+/// A [`MontError`] raised from a binding function.
+#[derive(Debug)]
+pub struct Error(pub MontError);
+
+impl From<MontError> for Error {
+    fn from(e: MontError) -> Self {
+        Self(e)
+    }
+}
+
+impl From<Error> for PyErr {
+    fn from(Error(e): Error) -> Self {
+        let msg = e.to_string();
+        match e {
+            MontError::EvenModulus | MontError::ModulusTooSmall => ModulusError::new_err(msg),
+            MontError::OperandOutOfRange { .. }
+            | MontError::NegativeOperand { .. }
+            | MontError::NegativeExponent => OperandError::new_err(msg),
+            // MontError is #[non_exhaustive]: a variant added to the core before it is mapped
+            // here still surfaces as the catch-all base class rather than a panic.
+            _ => MontlabError::new_err(msg),
+        }
+    }
+}
