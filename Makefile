@@ -30,6 +30,7 @@ test-rust:
 	cargo test --workspace --quiet
 
 test-py: $(STAMP)
+	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy.stubtest montlab._native --allowlist stubtest-allowlist.txt
 	$(BIN)/python vectors/generators/verify_all.py
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

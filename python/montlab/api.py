@@ -58,8 +58,9 @@ class NativeEngine:
 
         if algo != "cios":  # pragma: no cover - registry and NATIVE list are tested to agree
             raise ParameterError(f"{algo}: no native engine")
-        if getattr(config, "w", 64) != 64:
-            raise ParameterError(f"{algo}: the native engine uses w = 64 (got w = {config.w})")
+        w = getattr(config, "w", 64)
+        if w != 64:
+            raise ParameterError(f"{algo}: the native engine uses w = 64 (got w = {w})")
         self.algo = algo
         self.config = config
         self.impl = _native.Cios(config.modulus)

@@ -116,9 +116,7 @@ def test_large_sizes(rng: random.Random) -> None:
 def test_default_parameters(rng: random.Random) -> None:
     """The registry defaults (k = 16, t = 4, alg = 3) are the ones configure falls back to."""
     p = registry.get("drmmm").params
-    assert (p["k"].default, p["t"].default, p["alg"].default) == (
-        drmmm.DEFAULT_K, drmmm.DEFAULT_T, drmmm.DEFAULT_ALG
-    )
+    assert (p["k"].default, p["t"].default, p["alg"].default) == (16, 4, 3)
     n_mod, x, y = random_case(rng)
     cfg = drmmm.configure(n_mod, {})
     assert (cfg.k, cfg.t, cfg.alg) == (16, 4, 3) and cfg == cfg_for(n_mod)
@@ -446,7 +444,7 @@ def test_erratum3_harmless_when_d_le_t(rng: random.Random) -> None:
         (0, {}, ModulusError),
         (-5, {}, ModulusError),
         (0x1FFFF, {"n": 16}, ModulusError),  # modulus wider than n
-        (97, {"k": 1, "alg": 3}, ParameterError),  # registry: k >= 2
+        (97, {"k": 1, "alg": 3}, ParameterError),  # Algorithm 3 needs k >= 2
         (97, {"k": 0}, ParameterError),
         (97, {"t": 0}, ParameterError),  # registry: t >= 1
         (97, {"t": -1}, ParameterError),
@@ -462,19 +460,19 @@ def test_bad_configuration(n_mod: int, params: dict, exc: type) -> None:
 
 
 def test_configure_checks_without_registry() -> None:
-    """configure rejects illegal sets on its own (callers may skip the registry)."""
+    """configure applies the registry's bounds itself (callers may skip the registry)."""
     base = {"k": 4, "t": 2, "alg": 3, "n": None}
     with pytest.raises(ParameterError, match="k >= 2"):
         drmmm.configure(97, dict(base, k=1))
-    with pytest.raises(ParameterError, match="t = 0"):
+    with pytest.raises(ParameterError, match="t = 0 is illegal"):
         drmmm.configure(97, dict(base, t=0))
-    with pytest.raises(ParameterError, match="alg = 5"):
+    with pytest.raises(ParameterError, match="alg = 5 is illegal"):
         drmmm.configure(97, dict(base, alg=5))
     with pytest.raises(ModulusError):
         drmmm.configure(97, dict(base, n=6))
     with pytest.raises(ModulusError):
         drmmm.configure(96, base)
-    # k = 1 is a legal Algorithm 2 (radix 2) when configure is called directly.
+    # k = 1 is a legal Algorithm 2 (radix 2).
     cfg = drmmm.configure(97, dict(base, k=1, alg=2))
     assert drmmm.mont_mul(cfg, 50, 60) == 50 * 60 * pow(2, -7, 97) % 97
     with pytest.raises(ParameterError):

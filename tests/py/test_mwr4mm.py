@@ -160,7 +160,10 @@ def test_cycle_model() -> None:
         e = -(-(bits + 1) // w)
         row = model_for("mwr4mm", bits, {"w": w}).row("cycles")
         assert row.model == row.closed_form == -(-bits // 2) + e - 1
-        assert row.note == ""
+        # The paper prints n/2 + e - 1: it matches for even n; odd n needs ceil(n/2) rounds.
+        assert row.paper == bits // 2 + e - 1
+        assert row.status == ("match" if bits % 2 == 0 else "differs")
+        assert ("fractional for odd n" in row.note) == bool(bits % 2)
     # w = 2: the selects depend on the assumed MSBs themselves; the row says so.
     assert "w = 2" in model_for("mwr4mm", 64, {"w": 2}).row("cycles").note
 

@@ -45,7 +45,7 @@ def test_unknown_algorithm_and_parameter() -> None:
         ("mwr2mm", {"w": 1}, "w = 1 is illegal"),
         ("mwr2mm_arch1", {"p": 0}, "p = 0 is illegal"),
         ("drmmm", {"t": 0}, "t = 0 is illegal"),
-        ("drmmm", {"k": 1}, "k = 1 is illegal"),
+        ("drmmm", {"k": 0}, "k = 0 is illegal"),
         ("radix2k", {"k": 0}, "k = 0 is illegal"),
         ("radix2", {"walter": 2}, "walter = 2 is illegal"),
         ("mwr2mm", {"w": "sixteen"}, "decimal or 0x-hex"),

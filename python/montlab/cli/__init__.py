@@ -114,7 +114,7 @@ def algorithms(as_json: bool) -> None:
     """List the algorithm ids, their papers and their layers."""
     from montlab.api import native_available
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for a in registry.all_algorithms():
         rows.append(
             {
@@ -236,7 +236,7 @@ def cycles(algo: str, bits: int, sets: tuple[str, ...], as_json: bool) -> None:
         raise ParameterError(f"{algo}: --bits must be >= 2, got {bits}")
     params = parse_sets(algo, sets)
     rep = model_for(algo, bits, params)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "quantity": r.quantity, "formula": r.formula, "model": r.model,
             "closed_form": r.closed_form, "paper": r.paper, "source": r.source,

@@ -60,21 +60,32 @@ def with_paper(
     closed_form: int,
     params: Mapping[str, Any],
     note: str = "",
+    printed: int | None = None,
+    printed_source: str = "",
+    printed_derivable: bool = True,
 ) -> CycleRow:
-    """A row for ``quantity``, with the registry's matching paper figure and its status."""
+    """A row for ``quantity`` with the paper's figure beside the model, and its status.
+
+    The paper's figure is a printed table value from the registry when one matches ``params``,
+    else ``printed``: the paper's own closed form evaluated at these parameters (with
+    ``printed_derivable = False`` for formulas the paper quotes but does not derive).
+    """
     figs = registry.figures_for(algo, quantity, params)
-    if not figs:
+    if figs:
+        f = figs[0]
+        paper, source, derivable = f.cycles, f.source, f.derivable
+        note = f.note or note
+    elif printed is not None:
+        paper, source, derivable = printed, printed_source, printed_derivable
+    else:
         return CycleRow(quantity, formula, model, closed_form, note=note)
-    f = figs[0]
-    if not f.derivable:
+    if not derivable:
         status = NOT_DERIVABLE
-    elif f.cycles == model:
+    elif paper == model:
         status = MATCH
     else:
         status = DIFFERS
-    return CycleRow(
-        quantity, formula, model, closed_form, f.cycles, f.source, status, f.note or note
-    )
+    return CycleRow(quantity, formula, model, closed_form, paper, source, status, note)
 
 
 def model_for(algo: str, bits: int, params: Mapping[str, Any] | None = None) -> CycleReport:

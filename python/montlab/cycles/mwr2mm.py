@@ -62,13 +62,17 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
     formula = "2n + e - 1"
     if p < pm:
         formula = "k(e+1) + 2r + e + 1, k = floor((n-1)/p), r = (n-1) mod p"
+    sec3 = "Huang et al. 2011, Sec. 3: T = 2n + e - 1 with P_max PEs"
     rows = [
-        with_paper(ID, "cycles", formula, sched.makespan, closed_form(n, e, p), used, note),
-        with_paper(ID, "pes", "P_max = ceil((e+1)/2)", free.max_concurrency(), pm, used),
+        with_paper(ID, "cycles", formula, sched.makespan, closed_form(n, e, p), used, note,
+                   printed=2 * n + e - 1 if p >= pm else None, printed_source=sec3),
+        with_paper(ID, "pes", "P_max = ceil((e+1)/2)", free.max_concurrency(), pm, used,
+                   printed=pm, printed_source="Huang et al. 2011, Sec. 3: P_max = ceil((e+1)/2)"),
         with_paper(
             ID, "cycles_harris", "n + 2e - 1", n + 2 * e - 1, n + 2 * e - 1, used,
-            "quoted by Huang et al. (Sec. 6) from Harris et al.; not derivable from the text, "
-            "no schedule is simulated",
+            "no schedule is simulated: the text gives no graph for Harris et al.'s design",
+            printed=n + 2 * e - 1, printed_derivable=False,
+            printed_source="Huang et al. 2011, Sec. 6, quoting Harris et al.",
         ),
     ]
     return CycleReport(ID, bits, dict(params, n=n, p=p), rows)

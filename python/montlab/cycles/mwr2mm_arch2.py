@@ -32,5 +32,8 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
     e = word_count(n, w)
     sched = schedule.arch2(n, e)
     used = {"n": n, "w": w}
-    rows = [with_paper(ID, "cycles", "n + e - 1", sched.makespan, closed_form(n, e), used)]
+    rows = [
+        with_paper(ID, "cycles", "n + e - 1", sched.makespan, closed_form(n, e), used,
+                   printed=n + e - 1, printed_source="Huang et al. 2011, Sec. 4: n + e - 1")
+    ]
     return CycleReport(ID, bits, dict(params, n=n), rows)

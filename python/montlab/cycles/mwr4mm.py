@@ -43,9 +43,14 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
         # The select bits (the two LSBs of the next word) and q^(i) (bits 3..2 of the unshifted
         # word 0) are independent of the assumed MSBs only when w >= 4.
         note = "w = 2: the selects would chain through the PEs within a cycle; counted as w >= 4"
+    if n % 2:
+        odd = "the printed n/2 + e - 1 is fractional for odd n: ceil(n/2) rounds are needed " \
+              "(SPEC 5.6 erratum 3); shown with floor(n/2)"
+        note = f"{note}; {odd}" if note else odd
     rows = [
         with_paper(
-            ID, "cycles", "ceil(n/2) + e - 1", sched.makespan, closed_form(n, e), used, note
+            ID, "cycles", "ceil(n/2) + e - 1", sched.makespan, closed_form(n, e), used, note,
+            printed=n // 2 + e - 1, printed_source="Huang et al. 2011, Sec. 5: n/2 + e - 1",
         )
     ]
     return CycleReport(ID, bits, dict(params, n=n), rows)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from montlab import registry
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands, from_words, words
 
 ID = "cios"
@@ -31,7 +32,9 @@ class Config(MontConfig):
 
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
     check_modulus(ID, n_mod)
-    w = int(params.get("w") or 64)
+    params = registry.resolve_params(ID, params)  # defaults and bounds from algorithms.toml
+    w = params["w"]
+    assert w is not None
     s = -(-n_mod.bit_length() // w)
     return Config(
         algo=ID,

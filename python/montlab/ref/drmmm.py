@@ -40,13 +40,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from montlab import registry
 from montlab.errors import ParameterError
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands, check_width, words
 
 ID = "drmmm"
-DEFAULT_K = 16  #: registry defaults (algorithms.toml), used when a parameter is not given
-DEFAULT_T = 4
-DEFAULT_ALG = 3
 #: Guard bits of each triplet word above kt + n + k. The six counter inputs are all < 2^L with
 #: L = kt + n + k (Temp + C_l < 2^L, q^M < 2^(n+k), the shifted words < 2^(L+2-k) <= 2^L as
 #: k >= 2), so the counter's outputs of weight 1, 2 and 4 are < 2^L, 2^(L+1) and 2^(L+2).
@@ -80,37 +78,19 @@ class Run:
     first_inexact: int | None = None  #: the first iteration whose shift dropped non-zero bits
 
 
-def _int_param(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ParameterError(f"{ID}: {name} must be an integer, got {value!r}")
-    return value
-
 
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
     check_modulus(ID, n_mod)
-    alg = params.get("alg")
-    alg = DEFAULT_ALG if alg is None else _int_param("alg", alg)
-    if alg not in (2, 3):
-        raise ParameterError(
-            f"{ID}: alg = {alg} is illegal: use 2 (Algorithm 2) or 3 (Algorithm 3)"
-        )
-    k = params.get("k")
-    k = DEFAULT_K if k is None else _int_param("k", k)
-    if k < 1:
-        raise ParameterError(f"{ID}: k = {k} is illegal: the digit width must be >= 1")
+    params = registry.resolve_params(ID, params)  # defaults and bounds from algorithms.toml
+    alg, k, t = params["alg"], params["k"], params["t"]
+    assert alg in (2, 3) and k is not None and k >= 1 and t is not None and t >= 1
     if alg == 3 and k < 2:
         raise ParameterError(
             f"{ID}: k = {k} is illegal with alg = 3: the carry logic of Algorithm 3 reads bits "
             "k-1 and k-2 of each word, so it needs k >= 2 (use alg = 2 for k = 1)"
         )
-    t = params.get("t")
-    t = DEFAULT_T if t is None else _int_param("t", t)
-    if t < 1:
-        raise ParameterError(f"{ID}: t = {t} is illegal: the quotient pipeline needs t >= 1 stage")
-    n = params.get("n")
-    n = n_mod.bit_length() if n is None else _int_param("n", n)
-    if n < 1:
-        raise ParameterError(f"{ID}: n = {n} is illegal: the modulus width must be >= 1")
+    n = params["n"]
+    n = n_mod.bit_length() if n is None else n
     check_width(ID, n_mod, n)
     d = -(-n // k)
     rt = 1 << (k * t)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from montlab import registry
 from montlab.errors import ParameterError
 from montlab.ref._base import MontConfig, Trace, bit, check_modulus, check_operands, check_width
 
@@ -31,8 +32,9 @@ class Config(MontConfig):
 
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
     check_modulus(ID, n_mod)
-    walter = bool(params.get("walter") or 0)
-    n = params.get("n")
+    params = registry.resolve_params(ID, params)  # defaults and bounds from algorithms.toml
+    walter = bool(params["walter"])
+    n = params["n"]
     if n is None:
         n = n_mod.bit_length() + (2 if walter else 0)
     check_width(ID, n_mod, n)

@@ -20,11 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from montlab.errors import ParameterError
+from montlab import registry
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands, check_width, words
 
 ID = "radix2k"
-DEFAULT_K = 16  #: the registry default of k (algorithms.toml); used when k is not given
 
 
 @dataclass(frozen=True)
@@ -40,22 +39,14 @@ class Config(MontConfig):
         return 1 << self.k
 
 
-def _int_param(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ParameterError(f"{ID}: {name} must be an integer, got {value!r}")
-    return value
-
 
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
     check_modulus(ID, n_mod)
-    k = params.get("k")
-    k = DEFAULT_K if k is None else _int_param("k", k)
-    if k < 1:
-        raise ParameterError(f"{ID}: k = {k} is illegal: the digit width must be >= 1")
-    n = params.get("n")
-    n = n_mod.bit_length() if n is None else _int_param("n", n)
-    if n < 1:
-        raise ParameterError(f"{ID}: n = {n} is illegal: the modulus width must be >= 1")
+    params = registry.resolve_params(ID, params)  # defaults and bounds from algorithms.toml
+    k = params["k"]
+    assert k is not None and k >= 1
+    n = params["n"]
+    n = n_mod.bit_length() if n is None else n
     check_width(ID, n_mod, n)
     d = -(-n // k)
     radix = 1 << k
