@@ -70,3 +70,15 @@ def test_paper_figures_are_attached_to_known_quantities() -> None:
         for f in a.figures:
             assert f.cycles > 0 and f.source
             assert set(f.params) <= set(a.params) | {"n"}, (a.id, f.params)
+
+
+def test_docs_index_is_generated_from_the_registry() -> None:
+    """docs/algorithms/README.md is `montlab algorithms --markdown`; regenerate it if this fails."""
+    from click.testing import CliRunner
+
+    from conftest import REPO
+    from montlab.cli import main
+
+    res = CliRunner().invoke(main, ["algorithms", "--markdown"])
+    assert res.exit_code == 0
+    assert (REPO / "docs" / "algorithms" / "README.md").read_text() == res.stdout

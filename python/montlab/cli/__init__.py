@@ -107,10 +107,30 @@ def main() -> None:
     """montlab: large-integer Montgomery modular multiplication (models, engines, RTL)."""
 
 
+def algorithms_markdown(rows: list[dict[str, Any]]) -> str:
+    """The registry as the Markdown index docs/algorithms/README.md (kept in sync by a test)."""
+    lines = [
+        "# Algorithms",
+        "",
+        "Generated from `python/montlab/algorithms.toml` by `montlab algorithms --markdown`.",
+        "",
+        "| id | title | citation | spec | layers | parameters (default) |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        params = ", ".join(f"`{k}` ({v['default']})" for k, v in r["params"].items()) or "-"
+        lines.append(
+            f"| [`{r['id']}`]({r['id']}.md) | {r['title']} | {r['citation']} | {r['spec']} "
+            f"| {', '.join(r['layers'])} | {params} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 @main.command()
 @json_option
+@click.option("--markdown", is_flag=True, help="The Markdown index of docs/algorithms/.")
 @handle_errors
-def algorithms(as_json: bool) -> None:
+def algorithms(as_json: bool, markdown: bool) -> None:
     """List the algorithm ids, their papers and their layers."""
     from montlab.api import native_available
 
@@ -133,6 +153,9 @@ def algorithms(as_json: bool) -> None:
         )
     if as_json:
         emit_json({"algorithms": rows, "native_built": native_available()})
+        return
+    if markdown:
+        click.echo(algorithms_markdown(rows), nl=False)
         return
     t = Table(title="montlab algorithms")
     for col in ("id", "paper", "citation", "layers", "params"):
@@ -299,6 +322,25 @@ def demo(as_json: bool, bits: int) -> None:
     ok = run_demo(as_json=as_json, bits=bits, console=console)
     if not ok:
         sys.exit(1)
+
+
+@main.group()
+def report() -> None:
+    """Generated reports (Markdown tables with plots)."""
+
+
+@report.command("cycles")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="docs",
+              show_default=True, help="Folder for cycles.md and cycles.png.")
+@handle_errors
+def report_cycles(out_dir: str) -> None:
+    """The cycle models of every algorithm over n = 256 ... 4096, with a plot."""
+    from pathlib import Path
+
+    from montlab.report import write_cycle_report
+
+    md, png = write_cycle_report(Path(out_dir))
+    click.echo(f"wrote {md} and {png}")
 
 
 if __name__ == "__main__":  # pragma: no cover
