@@ -155,13 +155,17 @@ class Modulus:
         check_operands(eng.config, x, y)
         return eng.mul(x, y, trace)
 
-    def to_mont(self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any) -> int:
+    def to_mont(
+        self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+    ) -> int:
         """x*r mod N (in [0, bound*N)), computed as MP(x, r^2 mod N) as the hardware does."""
         eng = self.engine(algo, layer, **params)
         _check_reduced(self.n, algo, x=x)
         return eng.mul(x, eng.config.r * eng.config.r % self.n)
 
-    def from_mont(self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any) -> int:
+    def from_mont(
+        self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+    ) -> int:
         """x*r^-1 mod N, fully reduced, computed as MP(x, 1)."""
         eng = self.engine(algo, layer, **params)
         check_operands(eng.config, x)
@@ -210,9 +214,13 @@ def _check_exponent(algo: str, exp: int) -> None:
     if not isinstance(exp, int) or isinstance(exp, bool):
         raise OperandError(f"{algo}: the exponent must be an integer, got {type(exp).__name__}")
     if exp < 0:
-        raise OperandError(f"{algo}: negative exponent ({exp}); montlab computes base^exp for exp >= 0")
+        raise OperandError(
+            f"{algo}: negative exponent ({exp}); montlab computes base^exp for exp >= 0"
+        )
 
 
-def powm(base: int, exp: int, n: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any) -> int:
+def powm(
+    base: int, exp: int, n: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+) -> int:
     """base^exp mod n, fully reduced (the simple front door)."""
     return Modulus(n).pow(base, exp, algo, layer, **params)

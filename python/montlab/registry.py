@@ -33,9 +33,13 @@ class Param:
 
     def check(self, algo: str, value: int) -> int:
         if self.min is not None and value < self.min:
-            raise ParameterError(f"{algo}: {self.name} = {value} is illegal: it must be >= {self.min}")
+            raise ParameterError(
+                f"{algo}: {self.name} = {value} is illegal: it must be >= {self.min}"
+            )
         if self.max is not None and value > self.max:
-            raise ParameterError(f"{algo}: {self.name} = {value} is illegal: it must be <= {self.max}")
+            raise ParameterError(
+                f"{algo}: {self.name} = {value} is illegal: it must be <= {self.max}"
+            )
         return value
 
 
@@ -143,9 +147,7 @@ def get(algo: str) -> Algorithm:
     try:
         return _load()[algo]
     except KeyError:
-        raise ParameterError(
-            f"unknown algorithm {algo!r}; known: {', '.join(_load())}"
-        ) from None
+        raise ParameterError(f"unknown algorithm {algo!r}; known: {', '.join(_load())}") from None
 
 
 def parse_int(text: str | int, what: str = "value") -> int:

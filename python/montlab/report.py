@@ -25,13 +25,22 @@ def cycle_table(sizes: tuple[int, ...] = SIZES) -> list[dict[str, Any]]:
         for bits in sizes:
             rep = model_for(a.id, bits, {})
             row = rep.row("cycles")
-            rows.append({
-                "algo": a.id, "bits": bits,
-                "params": {k: "auto" if v is None else v
-                           for k, v in registry.resolve_params(a.id, {}).items() if k != "n"},
-                "formula": row.formula, "cycles": row.model, "paper": row.paper,
-                "status": row.status, "source": row.source,
-            })
+            rows.append(
+                {
+                    "algo": a.id,
+                    "bits": bits,
+                    "params": {
+                        k: "auto" if v is None else v
+                        for k, v in registry.resolve_params(a.id, {}).items()
+                        if k != "n"
+                    },
+                    "formula": row.formula,
+                    "cycles": row.model,
+                    "paper": row.paper,
+                    "status": row.status,
+                    "source": row.source,
+                }
+            )
     return rows
 
 

@@ -116,8 +116,14 @@ def write_vector_file(path: str | os.PathLike[str], records: Iterable[dict[str, 
 
 
 def mul_record(
-    algo: str, modulus: int, x: int, y: int, params: dict[str, Any] | None = None,
-    note: str = "", trace: bool = False, layer: str = "ref",
+    algo: str,
+    modulus: int,
+    x: int,
+    y: int,
+    params: dict[str, Any] | None = None,
+    note: str = "",
+    trace: bool = False,
+    layer: str = "ref",
 ) -> dict[str, Any]:
     """A ``mul`` record computed by ``algo`` (reference model by default)."""
     m = Modulus(modulus)

@@ -32,7 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         from hypothesis import settings
 
-        settings.register_profile("montlab", max_examples=max(10, int(60 * MULTIPLIER)), deadline=None)
+        settings.register_profile(
+            "montlab", max_examples=max(10, int(60 * MULTIPLIER)), deadline=None
+        )
         settings.load_profile("montlab")
     except ImportError:  # pragma: no cover - hypothesis is a test dependency
         pass

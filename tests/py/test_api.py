@@ -6,14 +6,24 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
-from montlab import Modulus, ModulusError, OperandError, ParameterError, native_available, powm
-from montlab import registry
+from montlab import (
+    Modulus,
+    ModulusError,
+    OperandError,
+    ParameterError,
+    native_available,
+    powm,
+    registry,
+)
 from montlab.testing import random_modulus
 
 IDS = registry.ids()
-LAYERS = [(a.id, layer) for a in registry.all_algorithms() for layer in a.layers
-          if layer == "ref" or (layer == "native" and native_available())]
+LAYERS = [
+    (a.id, layer)
+    for a in registry.all_algorithms()
+    for layer in a.layers
+    if layer == "ref" or (layer == "native" and native_available())
+]
 
 
 @pytest.mark.parametrize("algo", IDS)
@@ -50,7 +60,16 @@ def test_pow_rsa_size_public_exponent(rng: random.Random, algo: str, layer: str)
 def test_pow_small_cases(algo: str, layer: str) -> None:
     n = 2**89 - 1
     m = Modulus(n)
-    for b, e in [(0, 0), (0, 5), (1, 0), (5, 0), (n - 1, 1), (n - 1, 2), (2, n - 2), (3, 2**64 + 1)]:
+    for b, e in [
+        (0, 0),
+        (0, 5),
+        (1, 0),
+        (5, 0),
+        (n - 1, 1),
+        (n - 1, 2),
+        (2, n - 2),
+        (3, 2**64 + 1),
+    ]:
         assert m.pow(b, e, algo, layer) == pow(b, e, n), (b, e)
 
 

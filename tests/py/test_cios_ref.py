@@ -6,7 +6,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab import Modulus
 from montlab.ref import cios
 from montlab.testing import edge_moduli, edge_operands, random_modulus

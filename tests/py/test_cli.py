@@ -8,7 +8,6 @@ import random
 import pytest
 from click.testing import CliRunner
 from conftest import scaled
-
 from montlab import registry
 from montlab.cli import main
 from montlab.testing import random_modulus
@@ -57,7 +56,9 @@ def test_mul_trace_and_params() -> None:
     out = run_json("mul", "mwr2mm", "5", "7", "0xc001", "--set", "w=4", "--trace")
     assert out["params"]["w"] == 4 and out["params"]["n"] == 16
     assert len(out["trace"]) == 16 and out["layer"] == "ref"
-    code, text, _ = run("mul", "drmmm", "5", "7", "0xc001", "--set", "k=4", "--set", "t=2", "--trace")
+    code, text, _ = run(
+        "mul", "drmmm", "5", "7", "0xc001", "--set", "k=4", "--set", "t=2", "--trace"
+    )
     assert code == 0 and "trace" in text
 
 
@@ -69,14 +70,25 @@ def test_spec_item8_through_cli() -> None:
     assert rows["cycles_harris"]["model"] == 25
     assert rows["cycles_harris"]["status"] == "not derivable"
     for algo in ("mwr2mm_arch1", "mwr2mm_arch2"):
-        rows = {r["quantity"]: r for r in run_json("cycles", algo, "--bits", "16", "--set", "w=4")["rows"]}
+        rows = {
+            r["quantity"]: r
+            for r in run_json("cycles", algo, "--bits", "16", "--set", "w=4")["rows"]
+        }
         assert rows["cycles"]["model"] == 20
 
 
 def test_cycles_paper_figures() -> None:
-    rows = {r["quantity"]: r for r in run_json("cycles", "mwr2mm_arch2", "--bits", "3072", "--set", "w=32")["rows"]}
+    rows = {
+        r["quantity"]: r
+        for r in run_json("cycles", "mwr2mm_arch2", "--bits", "3072", "--set", "w=32")["rows"]
+    }
     assert rows["cycles"]["paper"] == 3168 and rows["cycles"]["status"] == "match"
-    rows = {r["quantity"]: r for r in run_json("cycles", "drmmm", "--bits", "1024", "--set", "k=16", "--set", "t=4")["rows"]}
+    rows = {
+        r["quantity"]: r
+        for r in run_json("cycles", "drmmm", "--bits", "1024", "--set", "k=16", "--set", "t=4")[
+            "rows"
+        ]
+    }
     assert rows["cycles"]["paper"] == 74 and rows["cycles"]["status"] == "not derivable"
 
 

@@ -5,7 +5,6 @@ simulation, P_max, SPEC 6 item 8, the ISM3 Table IV figures, eq. (6) corrected v
 from __future__ import annotations
 
 import pytest
-
 from montlab import registry
 from montlab.cycles import DIFFERS, MATCH, NO_FIGURE, NOT_DERIVABLE, model_for, schedule
 from montlab.cycles import mwr2mm as cy_tk
@@ -13,7 +12,11 @@ from montlab.cycles import mwr2mm_arch1 as cy_a1
 from montlab.errors import ParameterError
 from montlab.ref.mwr2mm import p_max, word_count
 
-SWEEP = [(n, w) for n in (2, 3, 5, 8, 15, 16, 17, 31, 32, 33, 48, 64, 65, 100) for w in (2, 3, 4, 5, 8, 16, 32)]
+SWEEP = [
+    (n, w)
+    for n in (2, 3, 5, 8, 15, 16, 17, 31, 32, 33, 48, 64, 65, 100)
+    for w in (2, 3, 4, 5, 8, 16, 32)
+]
 
 
 # --- the scheduler -------------------------------------------------------------------------------
@@ -149,7 +152,9 @@ def test_eq6_corrected_matches_printed_differs_when_p_divides_n() -> None:
         differs = cy_a1.printed_eq6(n, e, p) != sched.makespan
         printed_bad += differs
         assert differs == (n % p == 0), f"n={n} w={w} p={p}"
-    print(f"eq. (6): corrected {corrected_bad}/{len(cases)} mismatches, printed {printed_bad}/{len(cases)}")
+    print(
+        f"eq. (6): corrected {corrected_bad}/{len(cases)} mismatches, printed {printed_bad}/{len(cases)}"
+    )
     assert corrected_bad == 0
     assert printed_bad == sum(n % p == 0 for n, _, p in cases) > 0
 
@@ -160,7 +165,10 @@ def test_arch1_rows_and_queue() -> None:
         r = model_for("mwr2mm_arch1", n, {"w": w, "p": p})
         cyc, printed, queue = r.row("cycles"), r.row("cycles_printed_eq6"), r.row("queue")
         assert cyc.model == cyc.closed_form
-        assert printed.model == cyc.model and printed.paper == printed.closed_form == cy_a1.printed_eq6(n, e, p)
+        assert (
+            printed.model == cyc.model
+            and printed.paper == printed.closed_form == cy_a1.printed_eq6(n, e, p)
+        )
         assert printed.status == (DIFFERS if (p < e and n % p == 0) else MATCH)
         assert (printed.note != "") == (printed.status == DIFFERS)
         assert queue.model == queue.closed_form == (e - p if e > p else 0) and queue.status == MATCH

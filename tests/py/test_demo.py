@@ -6,7 +6,6 @@ import json
 import random
 
 from click.testing import CliRunner
-
 from montlab import registry
 from montlab.api import native_available
 from montlab.cli import main

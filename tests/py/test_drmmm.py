@@ -9,7 +9,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab import registry
 from montlab.cycles import NO_FIGURE, NOT_DERIVABLE, model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
@@ -290,7 +289,9 @@ def test_carry_rule_exhaustive(k: int) -> None:
     assert not states & {(2, 1), (1, 3)}
     # The rule differs from the printed case list only on those unreachable states.
     differ = {
-        (a, b) for a in range(4) for b in range(4)
+        (a, b)
+        for a in range(4)
+        for b in range(4)
         if drmmm.c_m_case_list(a, b) != drmmm.c_m_rule(a, b)
     }
     assert differ == {(2, 1), (1, 3)}

@@ -8,7 +8,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab import registry
 from montlab.errors import ModulusError, OperandError, ParameterError
 from montlab.ref import mwr2mm, radix2
@@ -100,7 +99,9 @@ def test_equals_bit_level_algorithm_1(rng: random.Random) -> None:
         assert len(t_mw) == len(t_r2) == n
         for a, b in zip(t_mw, t_r2):
             assert a["i"] == b["i"] and a["x_i"] == b["x_i"] and a["q_i"] == b["q_i"]
-            assert from_words(a["S"], w) == b["S"], hexdump(N=n_mod, x=x, y=y) + f" w={w} i={a['i']}"
+            assert from_words(a["S"], w) == b["S"], (
+                hexdump(N=n_mod, x=x, y=y) + f" w={w} i={a['i']}"
+            )
         unreduced = mwr2mm.unreduced(cfg_for(n_mod, w=w, n=n), x, y)
         assert from_words(t_mw[-1]["S"], w) == t_r2[-1]["S"] == unreduced
         assert z_mw == z_r2
@@ -164,7 +165,9 @@ def test_bad_word_size_and_pes() -> None:
         mwr2mm.configure(101, {"w": 1, "n": None, "p": None})
 
 
-@pytest.mark.parametrize("n_mod, what", [(100, "odd"), (2, "odd"), (1, "> 1"), (0, "> 1"), (-7, "> 1")])
+@pytest.mark.parametrize(
+    "n_mod, what", [(100, "odd"), (2, "odd"), (1, "> 1"), (0, "> 1"), (-7, "> 1")]
+)
 def test_bad_modulus(n_mod: int, what: str) -> None:
     with pytest.raises(ModulusError, match=what):
         cfg_for(n_mod)

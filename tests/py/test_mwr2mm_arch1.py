@@ -8,7 +8,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab import registry
 from montlab.cycles import model_for
 from montlab.cycles.mwr2mm_arch1 import closed_form
@@ -51,7 +50,9 @@ def check_arch1(n_mod: int, w: int, p: int | None, x: int, y: int, n: int | None
     for a, b, s in zip(t1, t2, tk, strict=True):
         # The same words: the unshifted words of Architecture 2, and, shifted once, Algorithm 2's S.
         assert (a["q_i"], a["U"], a["top"], a["C"]) == (b["q_i"], b["U"], b["top"], b["C"]), info
-        assert (from_words(a["U"], w) + (a["top"] << (w * c1.e))) >> 1 == from_words(s["S"], w), info
+        assert (from_words(a["U"], w) + (a["top"] << (w * c1.e))) >> 1 == from_words(s["S"], w), (
+            info
+        )
         assert a["pe"] == [a["i"] % c1.p] * c1.e, "round i runs on PE i mod p"
         assert a["cycle"] == sorted(a["cycle"]) and len(set(a["cycle"])) == c1.e, "word by word"
     return t1
@@ -101,7 +102,15 @@ def test_rsa_size_all_ones() -> None:
 def test_queue_and_schedule(rng: random.Random) -> None:
     """The explicit FIFO holds e - p words at most (eq. (7)) and is used when e > p; the last task
     ends at the corrected eq. (6), which is also the cycle model's schedule."""
-    for bits, w, p in [(16, 4, 2), (16, 4, 5), (16, 4, 1), (31, 4, 3), (40, 8, 2), (65, 8, 4), (64, 16, 5)]:
+    for bits, w, p in [
+        (16, 4, 2),
+        (16, 4, 5),
+        (16, 4, 1),
+        (31, 4, 3),
+        (40, 8, 2),
+        (65, 8, 4),
+        (64, 16, 5),
+    ]:
         n_mod = random_modulus(rng, bits)
         tr = check_arch1(n_mod, w, p, n_mod - 2, rng.randrange(n_mod))
         e = -(-(bits + 1) // w)

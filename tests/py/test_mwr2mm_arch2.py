@@ -9,7 +9,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab import registry
 from montlab.cycles import model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
@@ -89,7 +88,9 @@ def test_wide_datapath(rng: random.Random) -> None:
     for _ in range(scaled(15)):
         n_mod = random_modulus(rng, rng.randint(2, 120))
         n = n_mod.bit_length() + rng.choice([1, 3, 8, 33])
-        check_against_mwr2mm(n_mod, rng.choice([2, 4, 5, 8, 16]), rng.randrange(n_mod), rng.randrange(n_mod), n)
+        check_against_mwr2mm(
+            n_mod, rng.choice([2, 4, 5, 8, 16]), rng.randrange(n_mod), rng.randrange(n_mod), n
+        )
 
 
 def test_single_pe() -> None:
@@ -114,7 +115,11 @@ def test_schedule_in_trace(rng: random.Random) -> None:
             assert t["pe"] == list(range(cfg.e))
             assert set(t) == {"i", "x_i", "q_i", "U", "top", "C", "cycle", "pe"}
         last = max(max(t["cycle"]) for t in tr) + 1
-        assert last == model_for("mwr2mm_arch2", bits, {"w": w}).row("cycles").model == cfg.n + cfg.e - 1
+        assert (
+            last
+            == model_for("mwr2mm_arch2", bits, {"w": w}).row("cycles").model
+            == cfg.n + cfg.e - 1
+        )
 
 
 # --- the PE tasks (Algorithms 3-5) ---------------------------------------------------------------
@@ -126,7 +131,9 @@ def test_task_e_two_versions_exhaustive(w: int) -> None:
     they differ by 2^(w-1) and share the LSB; select picks by the bit."""
     top = 1 << w
     words = range(top)
-    for c, x_i, q_i, y_j, m_j, u in itertools.product(range(3), (0, 1), (0, 1), words, words, words):
+    for c, x_i, q_i, y_j, m_j, u in itertools.product(
+        range(3), (0, 1), (0, 1), words, words, words
+    ):
         out = _twoversion.task_e(c, x_i, q_i, y_j, m_j, u, w)
         assert out.kind == "E" and out.q == q_i and out.v1 is not None
         for msb, v in ((1, out.v1), (0, out.v0)):
@@ -153,7 +160,9 @@ def test_task_d_and_f_exhaustive(w: int) -> None:
             else:  # C^(e) <= 1 holds on every reachable input; task F asserts it
                 with pytest.raises(AssertionError, match=r"C\^\(e\) <= 1"):
                     _twoversion.task_f(0, x_i, d.q, y0, m0, u, msb, w)
-            assert _twoversion.select(_twoversion.task_d(x_i, y0, m0, u, w, msb), 0) == (d.v1 if msb else d.v0)
+            assert _twoversion.select(_twoversion.task_d(x_i, y0, m0, u, w, msb), 0) == (
+                d.v1 if msb else d.v0
+            )
 
 
 # --- bad inputs ----------------------------------------------------------------------------------
@@ -170,7 +179,9 @@ def test_bad_parameters() -> None:
 def test_bad_modulus(n_mod: int, what: str) -> None:
     with pytest.raises(ModulusError, match=what):
         cfg_for("mwr2mm_arch2", n_mod)
-    with pytest.raises(ModulusError, match=r"mwr2mm_arch2: the modulus has 10 bits, too wide for n = 9"):
+    with pytest.raises(
+        ModulusError, match=r"mwr2mm_arch2: the modulus has 10 bits, too wide for n = 9"
+    ):
         cfg_for("mwr2mm_arch2", 1023, n=9)
 
 

@@ -8,7 +8,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab import registry
 from montlab.cycles import model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
@@ -46,7 +45,9 @@ def test_q1_table_all_128_entries() -> None:
         assert mwr4mm.q1_index(s1, s0, x1, x0, y1, y0, m1) == idx
         s, x, y, m = 2 * s1 + s0, 2 * x1 + x0, 2 * y1 + y0, 2 * m1 + 1
         q = 2 * mwr4mm.Q1_TABLE[idx] + (s0 ^ (x0 & y0))
-        assert (s + x * y + q * m) % 4 == 0, f"entry {idx} ({s1}{s0}{x1}{x0}{y1}{y0}{m1}) breaks eq. (8)"
+        assert (s + x * y + q * m) % 4 == 0, (
+            f"entry {idx} ({s1}{s0}{x1}{x0}{y1}{y0}{m1}) breaks eq. (8)"
+        )
         assert q == (-(s + x * y) * m) % 4
         assert mwr4mm.q_digit(s, x, y, m) == q
 
@@ -54,7 +55,9 @@ def test_q1_table_all_128_entries() -> None:
 def test_q1_depends_on_all_seven_bits() -> None:
     """SPEC 5.4: q_1 is a function of exactly these 7 bits (flipping any one of them can change it)."""
     for k in range(7):
-        assert any(mwr4mm.Q1_TABLE[i] != mwr4mm.Q1_TABLE[i ^ (1 << k)] for i in range(128)), mwr4mm.Q1_BITS[6 - k]
+        assert any(mwr4mm.Q1_TABLE[i] != mwr4mm.Q1_TABLE[i ^ (1 << k)] for i in range(128)), (
+            mwr4mm.Q1_BITS[6 - k]
+        )
 
 
 # --- the model -----------------------------------------------------------------------------------
@@ -97,7 +100,9 @@ def test_edge_moduli(bits: int, w: int) -> None:
 def test_rsa_size_all_ones() -> None:
     for n_mod in edge_moduli(1024)[:3]:
         cfg = cfg_for(n_mod, w=16)
-        assert mwr4mm.mont_mul(cfg, n_mod - 1, n_mod - 1) == oracle(n_mod - 1, n_mod - 1, cfg.r, n_mod)
+        assert mwr4mm.mont_mul(cfg, n_mod - 1, n_mod - 1) == oracle(
+            n_mod - 1, n_mod - 1, cfg.r, n_mod
+        )
 
 
 def test_wide_datapath(rng: random.Random) -> None:
@@ -126,7 +131,9 @@ def test_round_equals_two_bit_level_steps(rng: random.Random) -> None:
             i = t["i"]
             assert t["x_i"] == (x >> (2 * i)) & 3
             assert t["q_i"] == t2[2 * i]["q_i"] + 2 * t2[2 * i + 1]["q_i"]
-            assert from_words(t["S"], cfg.w) == t2[2 * i + 1]["S"], hexdump(N=n_mod, x=x, y=y) + f" i={i}"
+            assert from_words(t["S"], cfg.w) == t2[2 * i + 1]["S"], (
+                hexdump(N=n_mod, x=x, y=y) + f" i={i}"
+            )
 
 
 def test_carry_bound() -> None:

@@ -11,7 +11,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab.errors import ModulusError, MontlabError, OperandError
 from montlab.testing import edge_moduli, random_modulus
 
@@ -54,20 +53,31 @@ def test_constants() -> None:
 
 def test_random_moduli(rng: random.Random) -> None:
     for _ in range(scaled(60)):
-        bits = rng.choice([2, 3, 63, 64, 65, 127, 128, 129, 255, 256, 512, 1024, 2048, 4096, rng.randint(2, 4096)])
+        bits = rng.choice(
+            [2, 3, 63, 64, 65, 127, 128, 129, 255, 256, 512, 1024, 2048, 4096, rng.randint(2, 4096)]
+        )
         n = random_modulus(rng, bits)
         x, y = rng.randrange(n), rng.randrange(n)
         e = rng.getrandbits(rng.choice([1, 8, 64, 300, 800, bits]))
         check_all(n, x, y, e)
 
 
-@pytest.mark.parametrize("bits", [2, 3, 17, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1024, 4095, 4096])
+@pytest.mark.parametrize(
+    "bits", [2, 3, 17, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1024, 4095, 4096]
+)
 def test_edge_moduli(bits: int, rng: random.Random) -> None:
     moduli = set(edge_moduli(bits)) | {(1 << bits) - 1, (1 << bits) + 1, (1 << bits) - 3}
     for n in sorted(m for m in moduli if m > 1 and m % 2):
         c = Cios(n)
         hi = n - 1
-        for x, y in [(0, 0), (1, 1), (hi, hi), (hi, 1), (n // 2, hi), (rng.randrange(n), rng.randrange(n))]:
+        for x, y in [
+            (0, 0),
+            (1, 1),
+            (hi, hi),
+            (hi, 1),
+            (n // 2, hi),
+            (rng.randrange(n), rng.randrange(n)),
+        ]:
             check_all(n, x, y, rng.getrandbits(80), c)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from montlab import Modulus, native_available, registry
 
 moduli = st.integers(min_value=1, max_value=2**300).map(lambda v: 2 * v + 1)

@@ -7,7 +7,6 @@ import random
 
 import pytest
 from conftest import hexdump, scaled
-
 from montlab import registry
 from montlab.cycles import NO_FIGURE, model_for
 from montlab.errors import ModulusError, OperandError, ParameterError

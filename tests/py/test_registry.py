@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from montlab import registry
 from montlab.errors import ParameterError
 
@@ -75,7 +74,6 @@ def test_paper_figures_are_attached_to_known_quantities() -> None:
 def test_docs_index_is_generated_from_the_registry() -> None:
     """docs/algorithms/README.md is `montlab algorithms --markdown`; regenerate it if this fails."""
     from click.testing import CliRunner
-
     from conftest import REPO
     from montlab.cli import main
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from montlab import registry
 from montlab.cycles import model_for
 from montlab.report import cycle_table, write_cycle_report

@@ -6,12 +6,10 @@ import importlib.util
 from collections import Counter
 
 import pytest
-
+from conftest import REPO
 from montlab import Modulus, errors, native_available, registry
 from montlab.cycles import model_for
 from montlab.vectors import all_vector_files, encode_record, load_all, open_vector_file
-
-from conftest import REPO
 
 RECORDS = load_all()
 ALGOS = set(registry.ids())
@@ -28,14 +26,21 @@ def _gen_module():
 def test_files_present() -> None:
     kinds = Counter(r["kind"] for r in RECORDS)
     assert len(all_vector_files()) >= 5 + 2 * len(ALGOS)
-    assert kinds["mul"] > 1000 and kinds["cycles"] >= 4 and kinds["reject"] >= 1 and kinds["table"] >= 1
+    assert (
+        kinds["mul"] > 1000
+        and kinds["cycles"] >= 4
+        and kinds["reject"] >= 1
+        and kinds["table"] >= 1
+    )
 
 
 @pytest.mark.parametrize("algo", sorted(ALGOS))
 def test_mul_records(algo: str) -> None:
     recs = [r for r in RECORDS if r["kind"] == "mul" and r["algo"] == algo]
     assert recs, f"no vectors for {algo}"
-    layers = ["ref"] + (["native"] if "native" in registry.get(algo).layers and native_available() else [])
+    layers = ["ref"] + (
+        ["native"] if "native" in registry.get(algo).layers and native_available() else []
+    )
     for rec in recs:
         m = Modulus(rec["modulus"])
         params = {k: v for k, v in rec["params"].items()}
@@ -45,7 +50,9 @@ def test_mul_records(algo: str) -> None:
             cfg = m.engine(algo, layer, **params).config
             assert cfg.r == rec["r"], rec["_source"]
             got = m.mul(rec["x"], rec["y"], algo, layer, **params)
-            assert got == rec["result"], f"{rec['_source']} ({layer}): {got:#x} != {rec['result']:#x}"
+            assert got == rec["result"], (
+                f"{rec['_source']} ({layer}): {got:#x} != {rec['result']:#x}"
+            )
 
 
 def test_trace_records_match_the_models() -> None:
@@ -61,8 +68,11 @@ def test_trace_records_match_the_models() -> None:
 
 def test_spec_item7_drmmm_trace() -> None:
     """SPEC 6 item 7: C2 with k = 4, t = 2 on 64 bits: d + t = 18 iterations, result A*B*16^-16."""
-    (rec,) = [r for r in RECORDS if r["algo"] == "drmmm" and r.get("note") == "SPEC 6 item 7"
-              and r["params"]["alg"] == 2]
+    (rec,) = [
+        r
+        for r in RECORDS
+        if r["algo"] == "drmmm" and r.get("note") == "SPEC 6 item 7" and r["params"]["alg"] == 2
+    ]
     n, a, b = rec["modulus"], rec["x"], rec["y"]
     assert len(rec["trace"]) == 16 + 2
     assert rec["result"] == a * b * pow(16, -16, n) % n
@@ -88,8 +98,10 @@ def test_spec_item5_fmlm3_step17_corner() -> None:
 def test_cycle_records() -> None:
     recs = [r for r in RECORDS if r["kind"] == "cycles"]
     assert {(r["algo"], r["quantity"], r["cycles"]) for r in recs} >= {
-        ("mwr2mm", "cycles", 36), ("mwr2mm", "cycles_harris", 25),
-        ("mwr2mm_arch1", "cycles", 20), ("mwr2mm_arch2", "cycles", 20),
+        ("mwr2mm", "cycles", 36),
+        ("mwr2mm", "cycles_harris", 25),
+        ("mwr2mm_arch1", "cycles", 20),
+        ("mwr2mm_arch2", "cycles", 20),
     }
     for rec in recs:
         rep = model_for(rec["algo"], rec["params"]["n"], rec["params"])
@@ -116,9 +128,13 @@ def test_q1_table_record() -> None:
 
 def test_known_answer_files_are_reproducible() -> None:
     gen = _gen_module()
-    for name, make in [("mwr2mm_item8", gen.spec_item8), ("drmmm_item7", gen.spec_item7),
-                       ("fmlm3_item5", gen.spec_item5), ("radix2_walter", gen.walter),
-                       ("mwr4mm_q1", gen.q1_table)]:
+    for name, make in [
+        ("mwr2mm_item8", gen.spec_item8),
+        ("drmmm_item7", gen.spec_item7),
+        ("fmlm3_item5", gen.spec_item5),
+        ("radix2_walter", gen.walter),
+        ("mwr4mm_q1", gen.q1_table),
+    ]:
         path = REPO / "vectors" / "kat" / f"{name}.jsonl"
         assert path.read_text() == "".join(encode_record(r) + "\n" for r in make()), name
 
@@ -126,8 +142,20 @@ def test_known_answer_files_are_reproducible() -> None:
 def test_loader_round_trip(tmp_path) -> None:
     from montlab.vectors import write_vector_file
 
-    recs = [{"kind": "mul", "algo": "radix2", "params": {"n": 7, "walter": 0}, "modulus": 97,
-             "x": 5, "y": 7, "r": 128, "result": 95, "bound": 1, "trace": [{"S": [1, 2**70]}]}]
+    recs = [
+        {
+            "kind": "mul",
+            "algo": "radix2",
+            "params": {"n": 7, "walter": 0},
+            "modulus": 97,
+            "x": 5,
+            "y": 7,
+            "r": 128,
+            "result": 95,
+            "bound": 1,
+            "trace": [{"S": [1, 2**70]}],
+        }
+    ]
     path = tmp_path / "v.jsonl"
     write_vector_file(path, recs)
     (back,) = list(open_vector_file(path))

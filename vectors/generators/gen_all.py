@@ -40,18 +40,35 @@ def spec_item8() -> list[dict]:
     x, y = rng.randrange(n_mod), rng.randrange(n_mod)
     recs = [
         mul_record(a, n_mod, x, y, {"w": 4, **extra}, "SPEC 6 item 8")
-        for a, extra in (("mwr2mm", {}), ("mwr2mm_arch1", {}), ("mwr2mm_arch1", {"p": 2}),
-                         ("mwr2mm_arch2", {}), ("mwr4mm", {}))
+        for a, extra in (
+            ("mwr2mm", {}),
+            ("mwr2mm_arch1", {}),
+            ("mwr2mm_arch1", {"p": 2}),
+            ("mwr2mm_arch2", {}),
+            ("mwr4mm", {}),
+        )
     ]
-    for algo, quantity in (("mwr2mm", "cycles"), ("mwr2mm", "cycles_harris"),
-                           ("mwr2mm_arch1", "cycles"), ("mwr2mm_arch2", "cycles")):
+    for algo, quantity in (
+        ("mwr2mm", "cycles"),
+        ("mwr2mm", "cycles_harris"),
+        ("mwr2mm_arch1", "cycles"),
+        ("mwr2mm_arch2", "cycles"),
+    ):
         rep = model_for(algo, 16, {"w": 4})
         params = {k: v for k, v in rep.params.items() if v is not None}
         params.setdefault("n", 16)
         if algo == "mwr2mm_arch1":
             params["p"] = params.get("p") or 5
-        recs.append({"kind": "cycles", "algo": algo, "params": params, "quantity": quantity,
-                     "cycles": rep.row(quantity).model, "note": "SPEC 6 item 8"})
+        recs.append(
+            {
+                "kind": "cycles",
+                "algo": algo,
+                "params": params,
+                "quantity": quantity,
+                "cycles": rep.row(quantity).model,
+                "note": "SPEC 6 item 8",
+            }
+        )
     return recs
 
 
@@ -72,17 +89,39 @@ def spec_item5() -> list[dict]:
     p, q = 2**32 - 5, 2**32 - 17
     n_mod = p * q
     r = (1 << 64) - 1
-    return [{"kind": "mul", "algo": "fmlm3", "params": {"u": 8, "v": 3}, "modulus": n_mod,
-             "x": p, "y": q, "r": r, "result": 0, "bound": 1, "note": "SPEC 6 item 5"}]
+    return [
+        {
+            "kind": "mul",
+            "algo": "fmlm3",
+            "params": {"u": 8, "v": 3},
+            "modulus": n_mod,
+            "x": p,
+            "y": q,
+            "r": r,
+            "result": 0,
+            "bound": 1,
+            "note": "SPEC 6 item 5",
+        }
+    ]
 
 
 def walter() -> list[dict]:
     """SPEC 6: Walter bound, M = 2^64 - 59, X = Y = 2M - 1: n = 66 passes, n = 65 is rejected."""
     m = 2**64 - 59
     return [
-        mul_record("radix2", m, 2 * m - 1, 2 * m - 1, {"walter": 1, "n": 66}, "Walter bound, n = 66"),
-        {"kind": "reject", "algo": "radix2", "params": {"walter": 1, "n": 65}, "modulus": m,
-         "x": 2 * m - 1, "y": 2 * m - 1, "error": "ParameterError", "note": "2^65 <= 4M"},
+        mul_record(
+            "radix2", m, 2 * m - 1, 2 * m - 1, {"walter": 1, "n": 66}, "Walter bound, n = 66"
+        ),
+        {
+            "kind": "reject",
+            "algo": "radix2",
+            "params": {"walter": 1, "n": 65},
+            "modulus": m,
+            "x": 2 * m - 1,
+            "y": 2 * m - 1,
+            "error": "ParameterError",
+            "note": "2^65 <= 4M",
+        },
     ]
 
 
@@ -94,8 +133,15 @@ def q1_table() -> list[dict]:
     entries = [
         {**dict(zip(names, mwr4mm.q1_bits(idx))), "q1": mwr4mm.Q1_TABLE[idx]} for idx in range(128)
     ]
-    return [{"kind": "table", "algo": "mwr4mm", "name": "q1", "entries": entries,
-             "note": "SPEC 5.4 eq. (8)"}]
+    return [
+        {
+            "kind": "table",
+            "algo": "mwr4mm",
+            "name": "q1",
+            "entries": entries,
+            "note": "SPEC 5.4 eq. (8)",
+        }
+    ]
 
 
 def main() -> int:
@@ -115,8 +161,12 @@ def main() -> int:
         sweeps = SWEEPS.get(algo, [{}])
         recs = [r for p in sweeps for bits in EDGE_BITS for r in edge_mul_records(algo, bits, p)]
         counts[f"edge/{algo}.jsonl"] = write_vector_file(edge / f"{algo}.jsonl", recs)
-        recs = [r for i, p in enumerate(sweeps) for bits in RANDOM_BITS
-                for r in random_mul_records(algo, bits, 4, i, p)]
+        recs = [
+            r
+            for i, p in enumerate(sweeps)
+            for bits in RANDOM_BITS
+            for r in random_mul_records(algo, bits, 4, i, p)
+        ]
         counts[f"random/{algo}.jsonl"] = write_vector_file(rnd / f"{algo}.jsonl", recs)
     for name, n in counts.items():
         print(f"{name}: {n} records")

@@ -159,11 +159,19 @@ def main() -> int:
                 continue
             rec = dec(json.loads(line))
             kind = rec.get("kind", "mul")
-            checks = {"mul": check_mul, "cycles": check_cycles, "reject": check_reject,
-                      "table": check_table}
+            checks = {
+                "mul": check_mul,
+                "cycles": check_cycles,
+                "reject": check_reject,
+                "table": check_table,
+            }
             err = checks[kind](rec) if kind in checks else f"unknown kind {kind}"
-            if err is None and rec.get("algo") == "drmmm" and rec.get("trace") \
-                    and rec["params"].get("alg") == 2:
+            if (
+                err is None
+                and rec.get("algo") == "drmmm"
+                and rec.get("trace")
+                and rec["params"].get("alg") == 2
+            ):
                 err = check_drmmm_trace(rec)
             if err is None:
                 passed += 1

@@ -145,8 +145,12 @@ def algorithms(as_json: bool, markdown: bool) -> None:
                 "spec": a.spec,
                 "layers": list(a.layers),
                 "params": {
-                    p.name: {"default": "auto" if p.default is None else p.default, "min": p.min,
-                             "max": p.max, "doc": p.doc}
+                    p.name: {
+                        "default": "auto" if p.default is None else p.default,
+                        "min": p.min,
+                        "max": p.max,
+                        "doc": p.doc,
+                    }
                     for p in a.params.values()
                 },
             }
@@ -176,8 +180,16 @@ def algorithms(as_json: bool, markdown: bool) -> None:
 @click.option("--trace", is_flag=True, help="Record the per-iteration state (ref layer).")
 @json_option
 @handle_errors
-def mul(algo: str, x: str, y: str, n: str, sets: tuple[str, ...], layer: str | None,
-        trace: bool, as_json: bool) -> None:
+def mul(
+    algo: str,
+    x: str,
+    y: str,
+    n: str,
+    sets: tuple[str, ...],
+    layer: str | None,
+    trace: bool,
+    as_json: bool,
+) -> None:
     """One Montgomery product X*Y*r^-1 mod N with algorithm ALGO."""
     params = parse_sets(algo, sets)
     xv, yv = parse_operand(x, "X"), parse_operand(y, "Y")
@@ -226,8 +238,9 @@ def mul(algo: str, x: str, y: str, n: str, sets: tuple[str, ...], layer: str | N
 @layer_option
 @json_option
 @handle_errors
-def powm(b: str, e: str, n: str, algo: str, sets: tuple[str, ...], layer: str | None,
-         as_json: bool) -> None:
+def powm(
+    b: str, e: str, n: str, algo: str, sets: tuple[str, ...], layer: str | None, as_json: bool
+) -> None:
     """B^E mod N, fully reduced, by repeated Montgomery products of ALGO."""
     params = parse_sets(algo, sets)
     base, exp = parse_operand(b, "B"), parse_operand(e, "E")
@@ -235,12 +248,14 @@ def powm(b: str, e: str, n: str, algo: str, sets: tuple[str, ...], layer: str | 
     eng = m.engine(algo, layer, **params)
     result = m.pow(base, exp, algo, eng.layer, **params)
     if as_json:
-        emit_json({
-            "algo": algo,
-            "params": config_params(algo, eng.config, params),
-            "layer": eng.layer,
-            "result": hex(result),
-        })
+        emit_json(
+            {
+                "algo": algo,
+                "params": config_params(algo, eng.config, params),
+                "layer": eng.layer,
+                "result": hex(result),
+            }
+        )
     else:
         click.echo(hex(result))
 
@@ -261,23 +276,41 @@ def cycles(algo: str, bits: int, sets: tuple[str, ...], as_json: bool) -> None:
     rep = model_for(algo, bits, params)
     rows: list[dict[str, Any]] = [
         {
-            "quantity": r.quantity, "formula": r.formula, "model": r.model,
-            "closed_form": r.closed_form, "paper": r.paper, "source": r.source,
-            "status": r.status, "note": r.note,
+            "quantity": r.quantity,
+            "formula": r.formula,
+            "model": r.model,
+            "closed_form": r.closed_form,
+            "paper": r.paper,
+            "source": r.source,
+            "status": r.status,
+            "note": r.note,
         }
         for r in rep.rows
     ]
     if as_json:
-        emit_json({"algo": algo, "bits": bits, "params": dict(rep.params), "label": rep.label,
-                   "rows": rows})
+        emit_json(
+            {
+                "algo": algo,
+                "bits": bits,
+                "params": dict(rep.params),
+                "label": rep.label,
+                "rows": rows,
+            }
+        )
         return
     t = Table(title=f"{algo}, n = {bits}: {rep.label}")
     for col in ("quantity", "formula", "model", "paper", "status", "source / note"):
         t.add_column(col, overflow="fold")
     for r in rows:
         paper = "-" if r["paper"] is None else str(r["paper"])
-        t.add_row(r["quantity"], r["formula"], str(r["model"]), paper, r["status"],
-                  " ".join(x for x in (r["source"], r["note"]) if x))
+        t.add_row(
+            r["quantity"],
+            r["formula"],
+            str(r["model"]),
+            paper,
+            r["status"],
+            " ".join(x for x in (r["source"], r["note"]) if x),
+        )
     console.print(t)
 
 
@@ -290,8 +323,9 @@ def cycles(algo: str, bits: int, sets: tuple[str, ...], as_json: bool) -> None:
 @click.option("--trace", is_flag=True, help="Include the per-iteration trace.")
 @set_option
 @handle_errors
-def vectors(algo: str, bits: int, count: int, seed: int, edge: bool, trace: bool,
-            sets: tuple[str, ...]) -> None:
+def vectors(
+    algo: str, bits: int, count: int, seed: int, edge: bool, trace: bool, sets: tuple[str, ...]
+) -> None:
     """JSON Lines test vectors for ALGO (random moduli of BITS bits)."""
     from montlab import vectors as vec
 
@@ -312,8 +346,13 @@ def vectors(algo: str, bits: int, count: int, seed: int, edge: bool, trace: bool
 
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--bits", type=int, default=2048, show_default=True,
-              help="Use the embedded modulus (2048) or a generated one of this size.")
+@click.option(
+    "--bits",
+    type=int,
+    default=2048,
+    show_default=True,
+    help="Use the embedded modulus (2048) or a generated one of this size.",
+)
 @handle_errors
 def demo(as_json: bool, bits: int) -> None:
     """Run every algorithm and layer on an embedded 2048-bit RSA modulus and check them."""
@@ -330,8 +369,14 @@ def report() -> None:
 
 
 @report.command("cycles")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="docs",
-              show_default=True, help="Folder for cycles.md and cycles.png.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="docs",
+    show_default=True,
+    help="Folder for cycles.md and cycles.png.",
+)
 @handle_errors
 def report_cycles(out_dir: str) -> None:
     """The cycle models of every algorithm over n = 256 ... 4096, with a plot."""

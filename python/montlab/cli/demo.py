@@ -113,10 +113,17 @@ def run_demo(as_json: bool, bits: int, console: Console) -> bool:
     jobs.sort(key=lambda job: -_COST.get(job[0], 1))
     rows = []
     progress_console = Console(stderr=True) if as_json else console
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(), console=progress_console, transient=True,
-    ) as progress, ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
+    with (
+        Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+            console=progress_console,
+            transient=True,
+        ) as progress,
+        ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool,
+    ):
         task = progress.add_task("checking every algorithm and layer", total=len(jobs))
         futures = {pool.submit(run_one, n, algo, layer, d): (algo, layer) for algo, layer in jobs}
         for fut in as_completed(futures):
@@ -127,8 +134,12 @@ def run_demo(as_json: bool, bits: int, console: Console) -> bool:
     rows.sort(key=lambda r: order[(r["algo"], r["layer"])])
     all_ok = all(r["correct"] for r in rows)
     if as_json:
-        print(json.dumps({"modulus": hex(n), "bits": n.bit_length(), "rows": rows,
-                          "all_correct": all_ok}, indent=2))
+        print(
+            json.dumps(
+                {"modulus": hex(n), "bits": n.bit_length(), "rows": rows, "all_correct": all_ok},
+                indent=2,
+            )
+        )
         return all_ok
     title = f"montlab demo: {n.bit_length()}-bit modulus, pow = m^{E} mod N"
     if d:
@@ -145,15 +156,20 @@ def run_demo(as_json: bool, bits: int, console: Console) -> bool:
     for r in rows:
         params = ",".join(f"{k}={v}" for k, v in r["params"].items() if k != "n")
         t.add_row(
-            r["algo"], r["layer"], params,
+            r["algo"],
+            r["layer"],
+            params,
             "[green]yes[/green]" if r["correct"] else "[red]NO[/red]",
             str(r["iterations"]),
             "-" if r["model_cycles"] is None else str(r["model_cycles"]),
-            _fmt_time(r["mul_seconds"]), _fmt_time(r["pow_seconds"]),
+            _fmt_time(r["mul_seconds"]),
+            _fmt_time(r["pow_seconds"]),
         )
     console.print(t)
-    console.print("iters: main-loop iterations of one product; cycles*: analytic cycle model "
-                  "(montlab cycles); mul, pow: wall time of one call")
+    console.print(
+        "iters: main-loop iterations of one product; cycles*: analytic cycle model "
+        "(montlab cycles); mul, pow: wall time of one call"
+    )
     console.print("all algorithms correct" if all_ok else "[red]SOME ALGORITHMS FAILED[/red]")
     if not native_available():
         console.print("(native layer not built: run the README's commands to build it)")

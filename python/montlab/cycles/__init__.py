@@ -52,6 +52,17 @@ class CycleReport:
         raise KeyError(quantity)
 
 
+def operand_width(algo: str, bits: int, params: Mapping[str, Any]) -> int:
+    """n: params["n"] when given, else ``bits``; a modulus of ``bits`` bits must fit in it."""
+    if bits < 2:
+        raise registry.ParameterError(f"{algo}: the modulus width must be >= 2 bits, got {bits}")
+    n = params.get("n")
+    n = bits if n is None else n
+    if n < bits:
+        raise registry.ParameterError(f"{algo}: n = {n} is narrower than the {bits}-bit modulus")
+    return int(n)
+
+
 def with_paper(
     algo: str,
     quantity: str,

@@ -21,40 +21,45 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab.cycles import CycleReport, with_paper
-from montlab.errors import ParameterError
+from montlab import registry
+from montlab.cycles import CycleReport, operand_width, with_paper
 
 ID = "drmmm"
-DEFAULT_K = 16
-DEFAULT_T = 4
 
 
 def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
-    if bits < 2:
-        raise ParameterError(f"{ID}: the modulus width must be >= 2 bits, got {bits}")
-    k = params.get("k")
-    k = DEFAULT_K if k is None else k
-    t = params.get("t")
-    t = DEFAULT_T if t is None else t
-    if k < 1 or t < 1:
-        raise ParameterError(f"{ID}: k = {k}, t = {t} is illegal: both must be >= 1")
-    n = params.get("n")
-    n = bits if n is None else n
-    if n < bits:
-        raise ParameterError(f"{ID}: n = {n} is narrower than the {bits}-bit modulus")
+    params = registry.resolve_params(ID, params)
+    k, t = params["k"], params["t"]
+    assert k is not None and t is not None
+    n = operand_width(ID, bits, params)
     d = -(-n // k)
     resolved = dict(params, k=k, t=t, n=n)
     rows = [
         with_paper(
-            ID, "iterations", "d + t", d + t, d + t, resolved,
+            ID,
+            "iterations",
+            "d + t",
+            d + t,
+            d + t,
+            resolved,
             note="corrected loop (C2 / Algorithm 3 with d + t iterations)",
         ),
         with_paper(
-            ID, "cycles", "d + t + 1", d + t + 1, d + t + 1, resolved,
+            ID,
+            "cycles",
+            "d + t + 1",
+            d + t + 1,
+            d + t + 1,
+            resolved,
             note="d + t iterations + 1 output cycle (final sum and subtraction)",
         ),
         with_paper(
-            ID, "iterations_printed", "d + t + 1", d + t + 1, d + t + 1, resolved,
+            ID,
+            "iterations_printed",
+            "d + t + 1",
+            d + t + 1,
+            d + t + 1,
+            resolved,
             note="printed loop i = 0..d+t: returns A*B*r^-(d+1) (SPEC 3.5 erratum 2)",
         ),
     ]

@@ -20,23 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab.cycles import CycleReport, with_paper
-from montlab.cycles import schedule
-from montlab.errors import ParameterError
+from montlab.cycles import CycleReport, operand_width, schedule, with_paper
 from montlab.ref.mwr2mm import p_max, word_count
 
 ID = "mwr2mm"
-
-
-def operand_width(algo: str, bits: int, params: Mapping[str, Any]) -> int:
-    """n: params["n"] when given, else bits; a modulus of ``bits`` bits must fit in it."""
-    if bits < 2:
-        raise ParameterError(f"{algo}: the modulus width must be >= 2 bits, got {bits}")
-    n = params.get("n")
-    n = bits if n is None else n
-    if n < bits:
-        raise ParameterError(f"{algo}: n = {n} is narrower than the {bits}-bit modulus")
-    return n
 
 
 def closed_form(n: int, e: int, p: int) -> int:
@@ -64,14 +51,37 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
         formula = "k(e+1) + 2r + e + 1, k = floor((n-1)/p), r = (n-1) mod p"
     sec3 = "Huang et al. 2011, Sec. 3: T = 2n + e - 1 with P_max PEs"
     rows = [
-        with_paper(ID, "cycles", formula, sched.makespan, closed_form(n, e, p), used, note,
-                   printed=2 * n + e - 1 if p >= pm else None, printed_source=sec3),
-        with_paper(ID, "pes", "P_max = ceil((e+1)/2)", free.max_concurrency(), pm, used,
-                   printed=pm, printed_source="Huang et al. 2011, Sec. 3: P_max = ceil((e+1)/2)"),
         with_paper(
-            ID, "cycles_harris", "n + 2e - 1", n + 2 * e - 1, n + 2 * e - 1, used,
+            ID,
+            "cycles",
+            formula,
+            sched.makespan,
+            closed_form(n, e, p),
+            used,
+            note,
+            printed=2 * n + e - 1 if p >= pm else None,
+            printed_source=sec3,
+        ),
+        with_paper(
+            ID,
+            "pes",
+            "P_max = ceil((e+1)/2)",
+            free.max_concurrency(),
+            pm,
+            used,
+            printed=pm,
+            printed_source="Huang et al. 2011, Sec. 3: P_max = ceil((e+1)/2)",
+        ),
+        with_paper(
+            ID,
+            "cycles_harris",
+            "n + 2e - 1",
+            n + 2 * e - 1,
+            n + 2 * e - 1,
+            used,
             "no schedule is simulated: the text gives no graph for Harris et al.'s design",
-            printed=n + 2 * e - 1, printed_derivable=False,
+            printed=n + 2 * e - 1,
+            printed_derivable=False,
             printed_source="Huang et al. 2011, Sec. 6, quoting Harris et al.",
         ),
     ]

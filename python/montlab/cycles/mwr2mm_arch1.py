@@ -20,9 +20,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab.cycles import DIFFERS, MATCH, CycleReport, CycleRow, with_paper
-from montlab.cycles import schedule
-from montlab.cycles.mwr2mm import operand_width
+from montlab.cycles import (
+    DIFFERS,
+    MATCH,
+    CycleReport,
+    CycleRow,
+    operand_width,
+    schedule,
+    with_paper,
+)
 from montlab.ref.mwr2mm import word_count
 
 ID = "mwr2mm_arch1"
@@ -62,9 +68,13 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
     printed = printed_eq6(n, e, p)
     same = printed == sched.makespan
     divides = "divides" if n % p == 0 else "does not divide"
-    eq6_note = "" if same else (
-        f"eq. (6) as printed uses k = floor(n/p) = {n // p}; the schedule needs "
-        f"k = ceil(n/p) - 1 = {-(-n // p) - 1} (p = {p} {divides} n = {n}; SPEC 5.6 erratum 1)"
+    eq6_note = (
+        ""
+        if same
+        else (
+            f"eq. (6) as printed uses k = floor(n/p) = {n // p}; the schedule needs "
+            f"k = ceil(n/p) - 1 = {-(-n // p) - 1} (p = {p} {divides} n = {n}; SPEC 5.6 erratum 1)"
+        )
     )
     q7 = queue_eq7(e, p)
     rows = [
@@ -80,7 +90,12 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
             eq6_note,
         ),
         CycleRow(
-            "queue", "Q = e - p if e > p else 0", queue, q7, q7, "Huang et al. 2011, eq. (7)",
+            "queue",
+            "Q = e - p if e > p else 0",
+            queue,
+            q7,
+            q7,
+            "Huang et al. 2011, eq. (7)",
             MATCH if queue == q7 else DIFFERS,
             "" if queue == q7 else "the schedule's largest queue occupancy differs from eq. (7)",
         ),

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab.cycles import CycleReport, with_paper
-from montlab.cycles import schedule
-from montlab.cycles.mwr2mm import operand_width
+from montlab.cycles import CycleReport, operand_width, schedule, with_paper
 from montlab.ref.mwr2mm import word_count
 
 ID = "mwr2mm_arch2"
@@ -33,7 +31,15 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
     sched = schedule.arch2(n, e)
     used = {"n": n, "w": w}
     rows = [
-        with_paper(ID, "cycles", "n + e - 1", sched.makespan, closed_form(n, e), used,
-                   printed=n + e - 1, printed_source="Huang et al. 2011, Sec. 4: n + e - 1")
+        with_paper(
+            ID,
+            "cycles",
+            "n + e - 1",
+            sched.makespan,
+            closed_form(n, e),
+            used,
+            printed=n + e - 1,
+            printed_source="Huang et al. 2011, Sec. 4: n + e - 1",
+        )
     ]
     return CycleReport(ID, bits, dict(params, n=n), rows)

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab.cycles import CycleReport, with_paper
-from montlab.cycles import schedule
+from montlab.cycles import CycleReport, operand_width, schedule, with_paper
 from montlab.errors import ParameterError
-from montlab.cycles.mwr2mm import operand_width
 from montlab.ref.mwr2mm import word_count
 
 ID = "mwr4mm"
@@ -44,13 +42,22 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
         # word 0) are independent of the assumed MSBs only when w >= 4.
         note = "w = 2: the selects would chain through the PEs within a cycle; counted as w >= 4"
     if n % 2:
-        odd = "the printed n/2 + e - 1 is fractional for odd n: ceil(n/2) rounds are needed " \
-              "(SPEC 5.6 erratum 3); shown with floor(n/2)"
+        odd = (
+            "the printed n/2 + e - 1 is fractional for odd n: ceil(n/2) rounds are needed "
+            "(SPEC 5.6 erratum 3); shown with floor(n/2)"
+        )
         note = f"{note}; {odd}" if note else odd
     rows = [
         with_paper(
-            ID, "cycles", "ceil(n/2) + e - 1", sched.makespan, closed_form(n, e), used, note,
-            printed=n // 2 + e - 1, printed_source="Huang et al. 2011, Sec. 5: n/2 + e - 1",
+            ID,
+            "cycles",
+            "ceil(n/2) + e - 1",
+            sched.makespan,
+            closed_form(n, e),
+            used,
+            note,
+            printed=n // 2 + e - 1,
+            printed_source="Huang et al. 2011, Sec. 5: n/2 + e - 1",
         )
     ]
     return CycleReport(ID, bits, dict(params, n=n), rows)

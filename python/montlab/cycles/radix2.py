@@ -14,21 +14,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab.cycles import CycleReport, with_paper
-from montlab.errors import ParameterError
+from montlab import registry
+from montlab.cycles import CycleReport, operand_width, with_paper
 
 ID = "radix2"
 
 
 def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
-    if bits < 2:
-        raise ParameterError(f"{ID}: the modulus width must be >= 2 bits, got {bits}")
-    walter = bool(params.get("walter") or 0)
-    n = params.get("n")
-    if n is None:
-        n = bits + (2 if walter else 0)
-    if n < bits:
-        raise ParameterError(f"{ID}: n = {n} is narrower than the {bits}-bit modulus")
+    params = registry.resolve_params(ID, params)
+    walter = bool(params["walter"])
+    if params["n"] is None and walter:
+        params["n"] = bits + 2
+    n = operand_width(ID, bits, params)
     resolved = dict(params, n=n, walter=int(walter))
     sub = 0 if walter else 1
     rows = [

@@ -14,24 +14,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab.cycles import CycleReport, with_paper
-from montlab.errors import ParameterError
+from montlab import registry
+from montlab.cycles import CycleReport, operand_width, with_paper
 
 ID = "radix2k"
-DEFAULT_K = 16
 
 
 def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
-    if bits < 2:
-        raise ParameterError(f"{ID}: the modulus width must be >= 2 bits, got {bits}")
-    k = params.get("k")
-    k = DEFAULT_K if k is None else k
-    if k < 1:
-        raise ParameterError(f"{ID}: k = {k} is illegal: it must be >= 1")
-    n = params.get("n")
-    n = bits if n is None else n
-    if n < bits:
-        raise ParameterError(f"{ID}: n = {n} is narrower than the {bits}-bit modulus")
+    params = registry.resolve_params(ID, params)
+    k = params["k"]
+    assert k is not None
+    n = operand_width(ID, bits, params)
     d = -(-n // k)
     resolved = dict(params, k=k, n=n)
     rows = [

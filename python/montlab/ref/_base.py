@@ -83,6 +83,15 @@ def check_operands(cfg: MontConfig, *operands: int) -> None:
             raise OperandError(f"{cfg.algo}: {name} = {hex(v)} is out of range: it must be < {rng}")
 
 
+def final_subtraction(cfg: MontConfig, z: int) -> int:
+    """The one conditional subtraction that takes an output in [0, 2N) to [0, N)."""
+    assert 0 <= z < 2 * cfg.modulus, "the value before the final subtraction is not < 2N"
+    if z >= cfg.modulus:
+        z -= cfg.modulus
+    assert 0 <= z < cfg.bound * cfg.modulus, "output outside the contract range"
+    return z
+
+
 def words(value: int, w: int, count: int) -> list[int]:
     """The radix-2^w digits of ``value``, least significant first, exactly ``count`` of them."""
     assert value >= 0 and value >> (w * count) == 0, "value does not fit in count words"

@@ -78,7 +78,6 @@ class Run:
     first_inexact: int | None = None  #: the first iteration whose shift dropped non-zero bits
 
 
-
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
     check_modulus(ID, n_mod)
     params = registry.resolve_params(ID, params)  # defaults and bounds from algorithms.toml
@@ -236,9 +235,7 @@ def full_adder(a: int, b: int, c: int) -> tuple[int, int]:
     return s, cy
 
 
-def compress_6_3(
-    x0: int, x1: int, x2: int, x3: int, x4: int, x5: int
-) -> tuple[int, int, int]:
+def compress_6_3(x0: int, x1: int, x2: int, x3: int, x4: int, x5: int) -> tuple[int, int, int]:
     """The 6-to-3 compressor of Fig. 8(a), one (6,3) counter per bit position, built from CSAs.
 
     Column j of the six inputs is counted into three bits placed at j (weight 1), j+1 (weight 2)

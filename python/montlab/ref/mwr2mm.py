@@ -33,6 +33,7 @@ from montlab.ref._base import (
     check_modulus,
     check_operands,
     check_width,
+    final_subtraction,
     from_words,
     words,
 )
@@ -118,9 +119,4 @@ def unreduced(cfg: Config, x: int, y: int, trace: Trace | None = None) -> int:
 
 
 def mont_mul(cfg: Config, x: int, y: int, trace: Trace | None = None) -> int:
-    z = unreduced(cfg, x, y, trace)
-    assert z < 2 * cfg.modulus
-    if z >= cfg.modulus:  # the final subtraction
-        z -= cfg.modulus
-    assert 0 <= z < cfg.bound * cfg.modulus, "output outside the contract range"
-    return z
+    return final_subtraction(cfg, unreduced(cfg, x, y, trace))

@@ -33,7 +33,14 @@ from typing import Mapping
 from montlab import registry
 from montlab.cycles import schedule
 from montlab.ref import _twoversion
-from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands, check_width
+from montlab.ref._base import (
+    MontConfig,
+    Trace,
+    check_modulus,
+    check_operands,
+    check_width,
+    final_subtraction,
+)
 from montlab.ref.mwr2mm import word_count
 
 ID = "mwr2mm_arch2"
@@ -74,8 +81,4 @@ def unreduced(cfg: Config, x: int, y: int, trace: Trace | None = None) -> int:
 
 
 def mont_mul(cfg: Config, x: int, y: int, trace: Trace | None = None) -> int:
-    z = unreduced(cfg, x, y, trace)
-    if z >= cfg.modulus:  # the final subtraction
-        z -= cfg.modulus
-    assert 0 <= z < cfg.bound * cfg.modulus, "output outside the contract range"
-    return z
+    return final_subtraction(cfg, unreduced(cfg, x, y, trace))

@@ -36,6 +36,7 @@ from montlab.ref._base import (
     check_modulus,
     check_operands,
     check_width,
+    final_subtraction,
     from_words,
     words,
 )
@@ -118,8 +119,16 @@ def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
     e = word_count(n, w)
     rounds = -(-n // 2)
     return Config(
-        algo=ID, modulus=n_mod, r=1 << (2 * rounds), bound=1, in_bound=1, iterations=rounds,
-        w=w, n=n, e=e, rounds=rounds,
+        algo=ID,
+        modulus=n_mod,
+        r=1 << (2 * rounds),
+        bound=1,
+        in_bound=1,
+        iterations=rounds,
+        w=w,
+        n=n,
+        e=e,
+        rounds=rounds,
     )
 
 
@@ -163,9 +172,4 @@ def unreduced(cfg: Config, x: int, y: int, trace: Trace | None = None) -> int:
 
 
 def mont_mul(cfg: Config, x: int, y: int, trace: Trace | None = None) -> int:
-    z = unreduced(cfg, x, y, trace)
-    assert z < 2 * cfg.modulus
-    if z >= cfg.modulus:  # the final subtraction
-        z -= cfg.modulus
-    assert 0 <= z < cfg.bound * cfg.modulus, "output outside the contract range"
-    return z
+    return final_subtraction(cfg, unreduced(cfg, x, y, trace))

@@ -39,7 +39,6 @@ class Config(MontConfig):
         return 1 << self.k
 
 
-
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
     check_modulus(ID, n_mod)
     params = registry.resolve_params(ID, params)  # defaults and bounds from algorithms.toml
