@@ -8,6 +8,7 @@ all-ones, sparse and dense bit patterns, and the minimum and maximum operands.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 
 def random_modulus(rng: random.Random, bits: int) -> int:
@@ -16,9 +17,38 @@ def random_modulus(rng: random.Random, bits: int) -> int:
     return rng.getrandbits(bits) | (1 << (bits - 1)) | 1
 
 
+def accepts(algo: str, n_mod: int, params: dict[str, Any] | None = None) -> bool:
+    """Whether ``algo`` accepts the modulus: some algorithms need more than an odd N > 1
+    (McLaughlin and FMLM3 need gcd(N, 2^l - 1) = 1)."""
+    from montlab import registry
+    from montlab.errors import ModulusError
+
+    try:
+        registry.get(algo).ref_module().configure(n_mod, registry.resolve_params(algo, params))
+    except ModulusError:
+        return False
+    return True
+
+
+def random_modulus_for(
+    rng: random.Random, algo: str, bits: int, params: dict[str, Any] | None = None
+) -> int:
+    """A random odd ``bits``-bit modulus that ``algo`` accepts with ``params``."""
+    for _ in range(1000):
+        n_mod = random_modulus(rng, bits)
+        if accepts(algo, n_mod, params):
+            return n_mod
+    raise AssertionError(f"no {bits}-bit modulus accepted by {algo} in 1000 draws")
+
+
 def random_below(rng: random.Random, limit: int) -> int:
     """Uniform in [0, limit)."""
     return rng.randrange(limit)
+
+
+def edge_moduli_for(algo: str, bits: int, params: dict[str, Any] | None = None) -> list[int]:
+    """The structured moduli of :func:`edge_moduli` that ``algo`` accepts."""
+    return [m for m in edge_moduli(bits) if accepts(algo, m, params)]
 
 
 def edge_moduli(bits: int) -> list[int]:

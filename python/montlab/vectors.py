@@ -26,7 +26,7 @@ from typing import Any, Iterable, Iterator
 
 from montlab import registry
 from montlab.api import Modulus, config_params
-from montlab.testing import edge_moduli, edge_operands, random_modulus
+from montlab.testing import edge_moduli_for, edge_operands, random_modulus_for
 
 _HEX = re.compile(r"^0x[0-9a-f]+$")
 
@@ -154,7 +154,7 @@ def random_mul_records(
     """``count`` records with random ``bits``-bit moduli and random in-range operands."""
     rng = random.Random(f"montlab-vectors:{algo}:{bits}:{seed}")
     for _ in range(count):
-        n_mod = random_modulus(rng, bits)
+        n_mod = random_modulus_for(rng, algo, bits, params)
         cfg = Modulus(n_mod).config(algo, **(params or {}))
         hi = cfg.in_bound * n_mod
         yield mul_record(algo, n_mod, rng.randrange(hi), rng.randrange(hi), params, "random")
@@ -164,7 +164,7 @@ def edge_mul_records(
     algo: str, bits: int, params: dict[str, Any] | None = None
 ) -> Iterator[dict[str, Any]]:
     """Records for every structured edge modulus of ``bits`` bits and edge operand pair."""
-    for n_mod in edge_moduli(bits):
+    for n_mod in edge_moduli_for(algo, bits, params):
         cfg = Modulus(n_mod).config(algo, **(params or {}))
         for x, y in edge_operands(n_mod, cfg.in_bound):
             yield mul_record(algo, n_mod, x, y, params, "edge")

@@ -15,7 +15,7 @@ from montlab import (
     powm,
     registry,
 )
-from montlab.testing import random_modulus
+from montlab.testing import random_modulus, random_modulus_for
 
 IDS = registry.ids()
 LAYERS = [
@@ -30,7 +30,7 @@ LAYERS = [
 @pytest.mark.parametrize("bits", [16, 17, 64, 255, 1024])
 def test_mul_random(rng: random.Random, algo: str, bits: int) -> None:
     for _ in range(scaled(3)):
-        n = random_modulus(rng, bits)
+        n = random_modulus_for(rng, algo, bits)
         m = Modulus(n)
         cfg = m.config(algo)
         x, y = rng.randrange(cfg.in_bound * n), rng.randrange(cfg.in_bound * n)
@@ -41,7 +41,7 @@ def test_mul_random(rng: random.Random, algo: str, bits: int) -> None:
 
 @pytest.mark.parametrize("algo, layer", LAYERS)
 def test_mont_domain_round_trip(rng: random.Random, algo: str, layer: str) -> None:
-    n = random_modulus(rng, 200)
+    n = random_modulus_for(rng, algo, 200)
     m = Modulus(n)
     x = rng.randrange(n)
     xm = m.to_mont(x, algo, layer)
@@ -51,7 +51,7 @@ def test_mont_domain_round_trip(rng: random.Random, algo: str, layer: str) -> No
 
 @pytest.mark.parametrize("algo, layer", LAYERS)
 def test_pow_rsa_size_public_exponent(rng: random.Random, algo: str, layer: str) -> None:
-    n = random_modulus(rng, 1024)
+    n = random_modulus_for(rng, algo, 1024)
     b = rng.randrange(n)
     assert Modulus(n).pow(b, 65537, algo, layer) == pow(b, 65537, n)
 
@@ -91,7 +91,7 @@ _FULL_EXP_BITS = {"mwr2mm_arch1": 1024, "mwr2mm_arch2": 1024}
 def test_pow_full_exponent_every_id(rng: random.Random, algo: str) -> None:
     """RSA-size modulus and a full-length exponent through every reference model."""
     bits = _FULL_EXP_BITS.get(algo, 2048)
-    n = random_modulus(rng, bits)
+    n = random_modulus_for(rng, algo, bits)
     b, e = rng.randrange(n), rng.getrandbits(bits) | (1 << (bits - 1))
     assert Modulus(n).pow(b, e, algo, "ref") == pow(b, e, n)
 
@@ -119,10 +119,17 @@ def test_bad_modulus(n: int) -> None:
         Modulus(n)
 
 
-@pytest.mark.parametrize("algo", [a for a in IDS if "n" in registry.get(a).params])
-def test_modulus_too_wide_for_n(algo: str) -> None:
+@pytest.mark.parametrize("algo", [a for a in IDS if {"n", "l"} & set(registry.get(a).params)])
+def test_modulus_too_wide_for_the_datapath(algo: str) -> None:
+    width = "n" if "n" in registry.get(algo).params else "l"
     with pytest.raises(ModulusError, match="too wide"):
-        Modulus(2**65 - 1).config(algo, n=64)
+        Modulus(2**65 - 1).config(algo, **{width: 64})
+
+
+def test_modulus_sharing_a_factor_with_r_is_rejected() -> None:
+    """McLaughlin: gcd(N, 2^l - 1) must be 1 (SPEC 1.3); the message names the factor."""
+    with pytest.raises(ModulusError, match="shares the factor 3 with 2\\^1024 - 1"):
+        Modulus(3 * (2**1021 + 1)).config("mclaughlin", l=1024)
 
 
 @pytest.mark.parametrize("algo, layer", LAYERS)

@@ -159,12 +159,13 @@ def test_check_set_accepts_rsa_like_modulus(rng) -> None:  # type: ignore[no-unt
     sp.check_set(n, s, alg=2)  # c = 1 suits both algorithms at P = 64
 
 
-def _coprime_modulus(rng, l: int) -> int:  # type: ignore[no-untyped-def]  # noqa: E741
+def _coprime_modulus(rng, bits: int, l: int = 1024) -> int:  # type: ignore[no-untyped-def]  # noqa: E741
+    """A random odd ``bits``-bit modulus coprime to 2^l - 1."""
     import math
 
     r = (1 << l) - 1
     while True:
-        n = rng.randrange(1 << (l - 1), r) | 1
+        n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
         if math.gcd(n, r) == 1:
             return n
 

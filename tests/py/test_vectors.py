@@ -93,6 +93,10 @@ def test_spec_item5_fmlm3_step17_corner() -> None:
     t = (x * y + m * n) // r
     assert t == n  # "t > N" would return N instead of 0
     assert rec["result"] == 0 == x * y * pow(r, -1, n) % n
+    # The McLaughlin model with l = 64 reaches the same corner and returns 0.
+    tr: list = []
+    assert Modulus(n).mul(x, y, "mclaughlin", "ref", tr, l=64) == 0
+    assert tr[0]["t"] == n
 
 
 def test_cycle_records() -> None:

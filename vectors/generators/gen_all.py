@@ -23,6 +23,7 @@ SWEEPS: dict[str, list[dict[str, int]]] = {
     "cios": [{}, {"w": 16}],
     "radix2": [{}, {"walter": 1}],
     "radix2k": [{}, {"k": 4}],
+    "mclaughlin": [{}],
     "mwr2mm": [{}, {"w": 4}, {"w": 32}],
     "mwr2mm_arch1": [{}, {"w": 8, "p": 2}],
     "mwr2mm_arch2": [{}, {"w": 32}],
@@ -125,6 +126,31 @@ def walter() -> list[dict]:
     ]
 
 
+def mclaughlin_rejects() -> list[dict]:
+    """SPEC 1.3 / 6: moduli McLaughlin must refuse: a factor shared with 2^l - 1, or N >= R."""
+    out = []
+    for n_mod, width, why in [
+        (3 * (2**1021 + 1), 1024, "shares the factor 3 with 2^1024 - 1"),
+        (641 * (2**1000 + 1) + 641 * 2, 1024, "shares the factor 641 with 2^1024 - 1"),
+        (7 * (2**3060 + 3), 3072, "shares the factor 7 with 2^3072 - 1"),
+        (2**64 - 1, 64, "N = R"),
+        (2**65 - 3, 64, "N > R"),
+    ]:
+        out.append(
+            {
+                "kind": "reject",
+                "algo": "mclaughlin",
+                "params": {"l": width},
+                "modulus": n_mod,
+                "x": 1,
+                "y": 1,
+                "error": "ModulusError",
+                "note": why,
+            }
+        )
+    return out
+
+
 def q1_table() -> list[dict]:
     """SPEC 6: all 128 entries of the radix-4 q1 table (SPEC 5.4)."""
     from montlab.ref import mwr4mm
@@ -156,6 +182,9 @@ def main() -> int:
         "kat/fmlm3_item5.jsonl": write_vector_file(kat / "fmlm3_item5.jsonl", spec_item5()),
         "kat/radix2_walter.jsonl": write_vector_file(kat / "radix2_walter.jsonl", walter()),
         "kat/mwr4mm_q1.jsonl": write_vector_file(kat / "mwr4mm_q1.jsonl", q1_table()),
+        "kat/mclaughlin_reject.jsonl": write_vector_file(
+            kat / "mclaughlin_reject.jsonl", mclaughlin_rejects()
+        ),
     }
     for algo in registry.ids():
         sweeps = SWEEPS.get(algo, [{}])

@@ -52,8 +52,10 @@ def montgomery_constant(algo: str, p: dict, n_mod: int) -> int:
     if algo in ("radix2k", "drmmm"):
         k = p["k"]
         return 1 << (k * cdiv(n, k))
-    if algo in ("fmlm3", "mclaughlin"):
+    if algo == "fmlm3":
         return (1 << (p["u"] << p["v"])) - 1
+    if algo == "mclaughlin":
+        return (1 << p["l"]) - 1
     raise KeyError(f"no Montgomery constant rule for {algo}")
 
 
@@ -101,7 +103,9 @@ def check_reject(rec: dict) -> str | None:
         from math import gcd
 
         r = montgomery_constant(algo, p, n_mod)
-        return None if gcd(n_mod, r) != 1 else "gcd(N, R) = 1: this modulus is legal"
+        if n_mod >= r or gcd(n_mod, r) != 1:
+            return None
+        return "N < R and gcd(N, R) = 1: this modulus is legal"
     return f"no rejection rule for {algo}"
 
 

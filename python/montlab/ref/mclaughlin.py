@@ -22,7 +22,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from montlab.errors import ModulusError, ParameterError
+from montlab import registry
+from montlab.errors import ModulusError
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands
 
 ID = "mclaughlin"
@@ -57,19 +58,15 @@ def _smallest_prime_factor(g: int) -> int:
 
 def configure(n_mod: int, params: Mapping[str, Any] | None = None) -> Config:
     check_modulus(ID, n_mod)
-    params = dict(params or {})
-    unknown = sorted(set(params) - {"l"})
-    if unknown:
-        raise ParameterError(f"{ID}: unknown parameter {unknown[0]!r} (known: l)")
-    l = params.get("l")  # noqa: E741
-    if l is None or l == "auto":
+    params = registry.resolve_params(ID, params)  # defaults and bounds from algorithms.toml
+    l = params["l"]  # noqa: E741
+    if l is None:
         l = _auto_l(n_mod)  # noqa: E741
-    elif not isinstance(l, int) or isinstance(l, bool) or l < 2:
-        raise ParameterError(f"{ID}: l = {l!r} is illegal: it must be an integer >= 2")
     r = (1 << l) - 1
     if n_mod >= r:
         raise ModulusError(
-            f"{ID}: the modulus must be < R = 2^{l} - 1, but it has {n_mod.bit_length()} bits "
+            f"{ID}: the modulus is too wide for l = {l}: it must be < R = 2^{l} - 1, but it has "
+            f"{n_mod.bit_length()} bits "
             f"(use l >= {_auto_l(n_mod)})"
         )
     g = math.gcd(n_mod, r)
