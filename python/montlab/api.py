@@ -16,6 +16,7 @@ Ranges (the same for every layer, checked before any work):
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from types import ModuleType
 from typing import Any, Mapping, Protocol
 
 from montlab import registry
@@ -41,11 +42,11 @@ class RefEngine:
 
     algo: str
     config: MontConfig
+    module: ModuleType
     layer: str = "ref"
 
     def mul(self, x: int, y: int, trace: Trace | None = None) -> int:
-        mod = registry.get(self.algo).ref_module()
-        return int(mod.mont_mul(self.config, x, y, trace))
+        return int(self.module.mont_mul(self.config, x, y, trace))
 
 
 class NativeEngine:
@@ -125,13 +126,14 @@ class Modulus:
         key = (algo, layer, tuple(sorted(resolved.items())))
         eng = self._engines.get(key)
         if eng is None:
-            cfg = entry.ref_module().configure(self.n, resolved)
+            module = entry.ref_module()
+            cfg = module.configure(self.n, resolved)
             if layer == "native":
                 if not native_available():
                     raise ParameterError(f"{algo}: the native extension is not built")
                 eng = NativeEngine(algo, cfg)
             else:
-                eng = RefEngine(algo, cfg)
+                eng = RefEngine(algo, cfg, module)
             self._engines[key] = eng
         return eng
 

@@ -49,22 +49,23 @@ def _decode(value: Any) -> Any:
     return value
 
 
-def _encode(value: Any) -> Any:
+def hexify(value: Any) -> Any:
+    """Integers to 0x-hex strings, recursively through lists and dicts (bools are kept)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
         return hex(value)
     if isinstance(value, list):
-        return [_encode(v) for v in value]
+        return [hexify(v) for v in value]
     if isinstance(value, dict):
-        return {k: (v if k in ("params",) else _encode(v)) for k, v in value.items()}
+        return {k: hexify(v) for k, v in value.items()}
     return value
 
 
 def encode_record(record: dict[str, Any]) -> str:
     """One JSON line: big integers as 0x-hex strings, ``params`` and small counts as numbers."""
     plain = {"params", "bound", "cycles", "count", "bits"}
-    out = {k: (v if k in plain else _encode(v)) for k, v in record.items()}
+    out = {k: (v if k in plain else hexify(v)) for k, v in record.items()}
     return json.dumps(out, separators=(",", ":"))
 
 

@@ -11,6 +11,7 @@ import os
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,6 +51,24 @@ def rng(request: pytest.FixtureRequest) -> random.Random:
     """A per-test RNG derived from the run seed and the test id; prints how to replay it."""
     print(f"[seed] MONTLAB_SEED={SEED} test={request.node.nodeid}")
     return random.Random(f"{SEED}:{request.node.nodeid}")
+
+
+def montgomery_oracle(x: int, y: int, r: int, n_mod: int) -> int:
+    """x*y*r^-1 mod N from Python's pow, cross-checked with gmpy2 when it is installed."""
+    z = x * y * pow(r, -1, n_mod) % n_mod
+    try:
+        import gmpy2
+    except ImportError:  # pragma: no cover - gmpy2 is a test dependency
+        return z
+    assert int(gmpy2.mpz(x) * y * gmpy2.invert(r, n_mod) % n_mod) == z
+    return z
+
+
+def configure(algo: str, n_mod: int, **params: Any) -> Any:
+    """The reference model's configuration of ``algo`` (defaults and bounds from the registry)."""
+    from montlab import registry
+
+    return registry.get(algo).ref_module().configure(n_mod, params)
 
 
 def hexdump(**values: int) -> str:

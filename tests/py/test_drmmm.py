@@ -8,24 +8,19 @@ import itertools
 import random
 
 import pytest
-from conftest import hexdump, scaled
+from conftest import configure, hexdump, montgomery_oracle, scaled
 from montlab import registry
 from montlab.cycles import NO_FIGURE, NOT_DERIVABLE, model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
 from montlab.ref import drmmm, radix2k
 from montlab.testing import edge_moduli, edge_operands, random_modulus
 
-try:
-    import gmpy2
-except ImportError:  # pragma: no cover - gmpy2 is a test dependency
-    gmpy2 = None
-
 KS = [2, 4, 8, 16]
 TS = [1, 2, 3, 4, 5]
 
 
 def cfg_for(n_mod: int, **params: int) -> drmmm.Config:
-    return drmmm.configure(n_mod, registry.resolve_params("drmmm", params))
+    return configure("drmmm", n_mod, **params)
 
 
 def digits_of(n_mod: int, k: int, n: int | None = None) -> int:
@@ -35,11 +30,7 @@ def digits_of(n_mod: int, k: int, n: int | None = None) -> int:
 
 def oracle(x: int, y: int, n_mod: int, k: int, extra: int = 0, n: int | None = None) -> int:
     """x*y*r^-(d+extra) mod N with r = 2^k, d = ceil(n/k), from pow and, if present, gmpy2."""
-    big_r = 1 << (k * (digits_of(n_mod, k, n) + extra))
-    z = x * y * pow(big_r, -1, n_mod) % n_mod
-    if gmpy2 is not None:
-        assert int(gmpy2.mpz(x) * y * gmpy2.invert(big_r, n_mod) % n_mod) == z
-    return z
+    return montgomery_oracle(x, y, 1 << (k * (digits_of(n_mod, k, n) + extra)), n_mod)
 
 
 def random_case(rng: random.Random, lo: int = 16, hi: int = 1024) -> tuple[int, int, int]:

@@ -7,32 +7,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import hexdump, scaled
+from conftest import configure, hexdump, scaled
+from conftest import montgomery_oracle as oracle
 from montlab import registry
 from montlab.errors import ModulusError, OperandError, ParameterError
 from montlab.ref import mwr2mm, radix2
 from montlab.ref._base import from_words
 from montlab.testing import edge_moduli, edge_operands, random_modulus
 
-try:
-    import gmpy2
-except ImportError:  # pragma: no cover - gmpy2 is a test dependency
-    gmpy2 = None
-
 WORD_SIZES = (2, 3, 4, 5, 7, 8, 13, 16, 32)  # odd w included: radix 2 has no parity rule
 
 
 def cfg_for(n_mod: int, **params: int) -> mwr2mm.Config:
-    """Configure through the registry, as every caller does."""
-    return mwr2mm.configure(n_mod, registry.resolve_params("mwr2mm", params))
-
-
-def oracle(x: int, y: int, r: int, n_mod: int) -> int:
-    """x*y*r^-1 mod N from Python's pow, and from gmpy2 when it is installed."""
-    z = x * y * pow(r, -1, n_mod) % n_mod
-    if gmpy2 is not None:
-        assert int(gmpy2.mpz(x) * y * gmpy2.invert(r, n_mod) % n_mod) == z
-    return z
+    return configure("mwr2mm", n_mod, **params)
 
 
 def random_bits(rng: random.Random) -> int:

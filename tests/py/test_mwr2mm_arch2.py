@@ -8,32 +8,15 @@ import itertools
 import random
 
 import pytest
+from conftest import configure as cfg_for
 from conftest import hexdump, scaled
+from conftest import montgomery_oracle as oracle
 from montlab import registry
 from montlab.cycles import model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
 from montlab.ref import _twoversion, mwr2mm, mwr2mm_arch2
 from montlab.ref._base import from_words
 from montlab.testing import edge_moduli, edge_operands, random_modulus
-
-try:
-    import gmpy2
-except ImportError:  # pragma: no cover - gmpy2 is a test dependency
-    gmpy2 = None
-
-
-def cfg_for(algo: str, n_mod: int, **params: int):  # noqa: ANN201 - one of several Config types
-    """Configure ``algo`` through the registry, as every caller does."""
-    mod = registry.get(algo).ref_module()
-    return mod.configure(n_mod, registry.resolve_params(algo, params))
-
-
-def oracle(x: int, y: int, r: int, n_mod: int) -> int:
-    """x*y*r^-1 mod N from Python's pow, and from gmpy2 when it is installed."""
-    z = x * y * pow(r, -1, n_mod) % n_mod
-    if gmpy2 is not None:
-        assert int(gmpy2.mpz(x) * y * gmpy2.invert(r, n_mod) % n_mod) == z
-    return z
 
 
 def shifted_from_unshifted(u: list[int], top: int, w: int) -> list[int]:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import hexdump, scaled
+from conftest import configure, hexdump, scaled
+from conftest import montgomery_oracle as oracle
 from montlab import registry
 from montlab.cycles import model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
@@ -15,22 +16,9 @@ from montlab.ref import mwr4mm, radix2
 from montlab.ref._base import from_words
 from montlab.testing import edge_moduli, edge_operands, random_modulus
 
-try:
-    import gmpy2
-except ImportError:  # pragma: no cover - gmpy2 is a test dependency
-    gmpy2 = None
-
 
 def cfg_for(n_mod: int, **params: int) -> mwr4mm.Config:
-    return mwr4mm.configure(n_mod, registry.resolve_params("mwr4mm", params))
-
-
-def oracle(x: int, y: int, r: int, n_mod: int) -> int:
-    """x*y*r^-1 mod N from Python's pow, and from gmpy2 when it is installed."""
-    z = x * y * pow(r, -1, n_mod) % n_mod
-    if gmpy2 is not None:
-        assert int(gmpy2.mpz(x) * y * gmpy2.invert(r, n_mod) % n_mod) == z
-    return z
+    return configure("mwr4mm", n_mod, **params)
 
 
 # --- the q_1 table (eqs. (8), (9)) ---------------------------------------------------------------

@@ -6,30 +6,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import hexdump, scaled
-from montlab import registry
+from conftest import configure, hexdump, montgomery_oracle, scaled
 from montlab.cycles import NO_FIGURE, model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
 from montlab.ref import radix2
 from montlab.testing import edge_moduli, edge_operands, random_modulus
 
-try:
-    import gmpy2
-except ImportError:  # pragma: no cover - gmpy2 is a test dependency
-    gmpy2 = None
-
 
 def cfg_for(n_mod: int, **params: int) -> radix2.Config:
-    """Configure through the registry, as every caller does."""
-    return radix2.configure(n_mod, registry.resolve_params("radix2", params))
+    return configure("radix2", n_mod, **params)
 
 
 def oracle(x: int, y: int, n: int, n_mod: int) -> int:
     """x*y*2^-n mod N from Python's pow, and from gmpy2 when it is installed."""
-    z = x * y * pow(2, -n, n_mod) % n_mod
-    if gmpy2 is not None:
-        assert int(gmpy2.mpz(x) * y * gmpy2.invert(gmpy2.mpz(2) ** n, n_mod) % n_mod) == z
-    return z
+    return montgomery_oracle(x, y, 1 << n, n_mod)
 
 
 def walter_loop(x: int, y: int, n_mod: int, n: int) -> int:

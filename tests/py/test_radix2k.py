@@ -6,33 +6,24 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import hexdump, scaled
+from conftest import configure, hexdump, montgomery_oracle, scaled
 from montlab import registry
 from montlab.cycles import NO_FIGURE, model_for
 from montlab.errors import ModulusError, OperandError, ParameterError
 from montlab.ref import radix2, radix2k
 from montlab.testing import edge_moduli, edge_operands, random_modulus
 
-try:
-    import gmpy2
-except ImportError:  # pragma: no cover - gmpy2 is a test dependency
-    gmpy2 = None
-
 KS = [1, 2, 3, 4, 8, 16, 64]
 
 
 def cfg_for(n_mod: int, **params: int) -> radix2k.Config:
-    return radix2k.configure(n_mod, registry.resolve_params("radix2k", params))
+    return configure("radix2k", n_mod, **params)
 
 
 def oracle(x: int, y: int, n_mod: int, k: int, n: int | None = None) -> int:
     """x*y*R^-1 mod N with R = 2^(k*ceil(n/k)) (SPEC 3.1), from pow and, if present, gmpy2."""
     n = n_mod.bit_length() if n is None else n
-    big_r = 1 << (k * -(-n // k))
-    z = x * y * pow(big_r, -1, n_mod) % n_mod
-    if gmpy2 is not None:
-        assert int(gmpy2.mpz(x) * y * gmpy2.invert(big_r, n_mod) % n_mod) == z
-    return z
+    return montgomery_oracle(x, y, 1 << (k * -(-n // k)), n_mod)
 
 
 @pytest.mark.parametrize("k", KS)

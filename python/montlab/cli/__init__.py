@@ -21,6 +21,7 @@ from rich.table import Table
 from montlab import registry
 from montlab.api import Modulus, config_params
 from montlab.errors import MontlabError, OperandError, ParameterError
+from montlab.vectors import hexify
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,19 +29,6 @@ console = Console()
 
 #: Commands whose positional integers may be negative (so "-5" is an operand, not an option).
 _NUMERIC_ARGS = {"ignore_unknown_options": True}
-
-
-def hexify(value: Any) -> Any:
-    """Big integers to 0x-hex strings, recursively."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return hex(value)
-    if isinstance(value, list):
-        return [hexify(v) for v in value]
-    if isinstance(value, dict):
-        return {k: hexify(v) for k, v in value.items()}
-    return value
 
 
 def _cell(value: Any) -> str:

@@ -47,6 +47,26 @@ def word_count(n: int, w: int) -> int:
     return -(-(n + 1) // w)
 
 
+def word_layout(
+    algo: str, n_mod: int, params: Mapping[str, int | None]
+) -> tuple[dict[str, int | None], int, int, int]:
+    """The checks and sizes every MWR2MM-family model starts from: (params, w, n, e).
+
+    Rejects a bad modulus, fills the registry's defaults and bounds (w >= 2), takes n = bitlen(N)
+    when auto, rejects a modulus wider than n, and sizes S in e = ceil((n+1)/w) words.
+    """
+    check_modulus(algo, n_mod)
+    resolved = registry.resolve_params(algo, params)
+    w = resolved["w"]
+    assert w is not None and w >= 2
+    n = resolved["n"]
+    n = n_mod.bit_length() if n is None else n
+    check_width(algo, n_mod, n)
+    e = word_count(n, w)
+    assert w * e >= n + 1 > w * (e - 1)
+    return resolved, w, n, e
+
+
 def p_max(e: int) -> int:
     """P_max = ceil((e+1)/2): PEs that Tenca-Koc's pipeline keeps busy (Huang et al. Sec. 3)."""
     return -(-(e + 1) // 2)
@@ -61,17 +81,9 @@ class Config(MontConfig):
 
 
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
-    check_modulus(ID, n_mod)
-    params = registry.resolve_params(ID, params)  # defaults and bounds (w >= 2, p >= 1)
-    w = params["w"]
-    assert w is not None and w >= 2
-    n = params["n"]
-    n = n_mod.bit_length() if n is None else n
-    check_width(ID, n_mod, n)
-    e = word_count(n, w)
+    params, w, n, e = word_layout(ID, n_mod, params)
     p = params["p"]
     p = p_max(e) if p is None else p
-    assert w * e >= n + 1 > w * (e - 1)
     return Config(
         algo=ID, modulus=n_mod, r=1 << n, bound=1, in_bound=1, iterations=n, w=w, n=n, e=e, p=p
     )

@@ -30,18 +30,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from montlab import registry
 from montlab.cycles import schedule
 from montlab.ref import _twoversion
 from montlab.ref._base import (
     MontConfig,
     Trace,
-    check_modulus,
     check_operands,
-    check_width,
     final_subtraction,
 )
-from montlab.ref.mwr2mm import word_count
+from montlab.ref.mwr2mm import word_layout
 
 ID = "mwr2mm_arch2"
 
@@ -54,14 +51,7 @@ class Config(MontConfig):
 
 
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
-    check_modulus(ID, n_mod)
-    params = registry.resolve_params(ID, params)  # defaults and bounds (w >= 2)
-    w = params["w"]
-    assert w is not None and w >= 2
-    n = params["n"]
-    n = n_mod.bit_length() if n is None else n
-    check_width(ID, n_mod, n)
-    e = word_count(n, w)
+    _, w, n, e = word_layout(ID, n_mod, params)
     return Config(
         algo=ID, modulus=n_mod, r=1 << n, bound=1, in_bound=1, iterations=n, w=w, n=n, e=e
     )

@@ -28,19 +28,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from montlab import registry
 from montlab.errors import ParameterError
 from montlab.ref._base import (
     MontConfig,
     Trace,
-    check_modulus,
     check_operands,
-    check_width,
     final_subtraction,
     from_words,
     words,
 )
-from montlab.ref.mwr2mm import word_count
+from montlab.ref.mwr2mm import word_layout
 
 ID = "mwr4mm"
 
@@ -104,19 +101,12 @@ class Config(MontConfig):
 
 
 def configure(n_mod: int, params: Mapping[str, int | None]) -> Config:
-    check_modulus(ID, n_mod)
-    params = registry.resolve_params(ID, params)  # defaults and bounds (w >= 2)
-    w = params["w"]
-    assert w is not None and w >= 2
+    _, w, n, e = word_layout(ID, n_mod, params)
     if w % 2:
         raise ParameterError(
             f"{ID}: w = {w} is illegal: the radix-4 digit width k = 2 must divide the word size w "
             f"(use an even w, e.g. {w + 1})"
         )
-    n = params["n"]
-    n = n_mod.bit_length() if n is None else n
-    check_width(ID, n_mod, n)
-    e = word_count(n, w)
     rounds = -(-n // 2)
     return Config(
         algo=ID,
