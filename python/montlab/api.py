@@ -15,7 +15,7 @@ Ranges (the same for every layer, checked before any work):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Mapping, Protocol
 
@@ -87,10 +87,9 @@ def native_available() -> bool:
 
 def config_params(algo: str, cfg: MontConfig, given: Mapping[str, Any]) -> dict[str, int | None]:
     """The registry parameters of ``algo`` with "auto" replaced by the value the model chose."""
-    names = {f.name for f in fields(cfg)}
     out: dict[str, int | None] = {}
     for name, value in registry.resolve_params(algo, given).items():
-        if value is None and name in names:
+        if value is None and getattr(cfg, name, None) is not None:
             value = int(getattr(cfg, name))
         out[name] = value
     return out

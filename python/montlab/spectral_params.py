@@ -293,6 +293,60 @@ def ism3_check(n_modulus_bits: int, pset: Ism3Set) -> None:
         )
 
 
+def ism3_resolve(
+    bits: int, v: int | None = None, d: int | None = None, mu: int | None = None
+) -> Ism3Set:
+    """The ISM3 set for a ``bits``-bit modulus, from explicit v (q = 2^v + 1), d and mu or auto.
+
+    Auto searches the Table II pattern (i = 1 then 0, t = 5, 6, ...) in order of l and takes the
+    first set with l >= bits and the eq. (7) look-ahead margin. Explicit values may pick any
+    i in [0, t]; mu defaults to the largest value eq. (5) allows. Checks (Corollary 1): eq. (5)
+    2*s*b^2 < q (ParameterError), eq. (6) n < 2^(s*mu - 2) (ModulusError), and s <= 2^(mu-2)
+    for the look-ahead (ParameterError).
+    """
+    if v is not None and (v < 8 or v & (v - 1)):
+        raise ParameterError(f"ism3: v = {v} must be a power of two >= 8 (q = 2^v + 1 Fermat)")
+    ts = [v.bit_length() - 1] if v is not None else list(range(5, 13))
+    cands: list[Ism3Set] = []
+    for t in ts:
+        if d is not None:
+            if d < 2 or d & (d - 1) or d > 2 << t:
+                raise ParameterError(
+                    f"ism3: d = {d} must be a power of two in [2, 2v] (d = 2^(t+1-i), 0 <= i <= t)"
+                )
+            iis = [t + 1 - (d.bit_length() - 1)]
+        else:
+            iis = [1, 0]
+        for i in iis:
+            s = ism3_set(t, i)
+            if mu is not None:
+                if 2 * s.s * (1 << (2 * mu)) >= s.q:
+                    raise ParameterError(
+                        f"ism3: mu = {mu} breaks eq. (5) 2*s*b^2 < q (s = {s.s}, q = 2^{1 << t}+1; "
+                        f"largest mu = {s.mu})"
+                    )
+                s = Ism3Set(l=s.s * mu - 2, t=t, i=i, q=s.q, d=s.d, omega=s.omega, mu=mu, s=s.s)
+            cands.append(s)
+    if v is not None or d is not None or mu is not None:
+        usable = [s for s in cands if s.l >= bits]
+        if not usable:
+            s = cands[-1]
+            raise ModulusError(
+                f"ism3: a {bits}-bit modulus breaks n < 2^(s*mu-2) = 2^{s.l} (eq. (6)) for "
+                f"q = 2^{1 << s.t}+1, d = {s.d}, mu = {s.mu}"
+            )
+        s = usable[0]
+        if not s.lookahead_ok:
+            raise ParameterError(
+                f"ism3: the eq. (7) look-ahead needs s <= 2^(mu-2), got s = {s.s}, mu = {s.mu}"
+            )
+        return s
+    for s in cands:
+        if s.l >= bits and s.lookahead_ok:
+            return s
+    raise ModulusError(f"ism3: no supported set holds a {bits}-bit modulus (max l = {cands[-1].l})")
+
+
 # ---------------------------------------------------------------------------------------------
 # NTT64 (SPEC 4.2)
 # ---------------------------------------------------------------------------------------------

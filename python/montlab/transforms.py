@@ -405,6 +405,35 @@ def ism3_ntt_network_printed(ring: Ism3Ring, x: Sequence[int]) -> list[int]:
     return cur
 
 
+def ism3_alg1_step(a: int, v: int) -> int:
+    """One step of ISM3 Algorithm 1 with sign-magnitude splitting (SPEC 2.5, erratum 5):
+    sign(A) * ((|A| mod 2^v) - floor(|A| / 2^v)), which is = A (mod 2^v + 1).
+
+    For |A| < 2^(2v) the result lies in the redundant range [-2^v + 1, 2^v - 1]; splitting a
+    negative A with floor division instead breaks that range in about a quarter of cases.
+    """
+    mag = -a if a < 0 else a
+    r = (mag & ((1 << v) - 1)) - (mag >> v)
+    r = -r if a < 0 else r
+    assert (r - a) % ((1 << v) + 1) == 0
+    if mag < 1 << (2 * v):
+        assert -(1 << v) + 1 <= r <= (1 << v) - 1
+    return r
+
+
+def ism3_alg1(a: int, v: int, *, printed: bool = False) -> int:
+    """ISM3 Algorithm 1: A mod q, q = 2^v + 1, by ``while A >= q or A < 0: A <- (A mod 2^v) -
+    floor(A / 2^v)`` (floor division, so negative A move up). Output [0, q).
+
+    ``printed=True`` runs the printed loop condition "A > q" (erratum 3), which returns q itself
+    for A = q; kept so tests can show it.
+    """
+    q, mask = (1 << v) + 1, (1 << v) - 1
+    while (a > q if printed else a >= q) or a < 0:
+        a = (a & mask) - (a >> v)  # Python's & and >> are floor mod / floor division
+    return a
+
+
 # --------------------------------------------------------------------------------------------
 # NTT64: p = 2^64 - 2^32 + 1 (SPEC 4.1, 4.4)
 # --------------------------------------------------------------------------------------------
@@ -473,6 +502,27 @@ def shift_dft(x: Sequence[int], s: int) -> list[int]:
     return out
 
 
+def shift_dft_fast(x: Sequence[int], s: int) -> list[int]:
+    """:func:`shift_dft` for a power-of-two length, as a radix-2 decimation-in-time FFT whose
+    twiddles 2^(s*j*N/len) are shifts, with ``% p`` in place of the 192-bit word emulation: the
+    same values in O(N log N), used inside the 1024-point NTT for speed. Entries [0, p)."""
+    n_len = len(x)
+    assert n_len & (n_len - 1) == 0
+    bits = n_len.bit_length() - 1
+    a = [x[int(format(i, f"0{bits}b")[::-1], 2) if bits else 0] for i in range(n_len)]
+    half = 1
+    while half < n_len:
+        step = s * (n_len // (2 * half))  # twiddle exponent of 2 for index j: step * j
+        for start in range(0, n_len, 2 * half):
+            for j in range(half):
+                u = a[start + j]
+                t = (a[start + j + half] << ((step * j) % 192)) % P64
+                a[start + j] = (u + t) % P64
+                a[start + j + half] = (u - t) % P64
+        half *= 2
+    return a
+
+
 def pe16(x: Sequence[int]) -> list[int]:
     """Radix-16 PE (SPEC 4.4): X(k) = sum_{n<16} x(n) 2^((12nk) mod 192) mod p (omega_16 = 2^12).
     Input 16 entries in [0, 2^64); output natural order, [0, p)."""
@@ -502,20 +552,25 @@ def ntt64_direct(x: Sequence[int], root: int = OMEGA_1024) -> list[int]:
     return [sum(x[n] * w[(n * k) % n_len] for n in range(n_len)) % P64 for k in range(n_len)]
 
 
+#: omega^m and omega^-m mod p for m < 1024 (the four-step twiddles omega^(n2 k1), n2, k1 < 32).
+_TWIDDLES_FWD = [pow(OMEGA_1024, m, P64) for m in range(1024)]
+_TWIDDLES_INV = [pow(OMEGA_1024, -m, P64) for m in range(1024)]
+
+
 def _ntt64_four_step(x: Sequence[int], sign: int) -> list[int]:
     """1024 = 32 x 32 four-step: n = 32 n1 + n2, k = k1 + 32 k2; omega^(nk) =
     64^(n1 k1) * omega^(n2 k1) * 64^(n2 k2). Column and row passes are shift-only 32-point
-    transforms (root 64^sign = 2^(6 sign)); the twiddles omega^(sign n2 k1) are general
-    multiplications mod p."""
+    transforms (root 64^sign = 2^(6 sign), :func:`shift_dft_fast`); the twiddles
+    omega^(sign n2 k1) are general multiplications mod p."""
     assert len(x) == 1024 and all(0 <= e < P64 for e in x)
-    wt = OMEGA_1024 if sign > 0 else pow(OMEGA_1024, -1, P64)
-    y = [shift_dft([x[32 * n1 + n2] for n1 in range(32)], 6 * sign) for n2 in range(32)]
+    tw = _TWIDDLES_FWD if sign > 0 else _TWIDDLES_INV
+    y = [shift_dft_fast([x[32 * n1 + n2] for n1 in range(32)], 6 * sign) for n2 in range(32)]
     for n2 in range(32):
         for k1 in range(32):
-            y[n2][k1] = y[n2][k1] * pow(wt, n2 * k1, P64) % P64
+            y[n2][k1] = y[n2][k1] * tw[n2 * k1] % P64
     out = [0] * 1024
     for k1 in range(32):
-        row = shift_dft([y[n2][k1] for n2 in range(32)], 6 * sign)
+        row = shift_dft_fast([y[n2][k1] for n2 in range(32)], 6 * sign)
         for k2 in range(32):
             out[k1 + 32 * k2] = row[k2]
     return out

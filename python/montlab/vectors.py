@@ -10,6 +10,11 @@ small integers (parameters, counts) may be plain JSON numbers. Every record has 
 * ``"reject"``: ``algo``, ``params``, ``modulus`` (and optional ``x``, ``y``): inputs that must be
   rejected, with ``error`` naming the montlab.errors class.
 * ``"table"``: ``algo``, ``name``, ``entries``: a lookup table of a model.
+* ``"digits"``: ``x``, ``u``, ``standard`` and ``redundant`` digit vectors (FMLM3 eq. (17)).
+* ``"reduce"``: ``v``, ``A``, ``result``, ``printed``: ISM3 Algorithm 1 mod 2^v + 1.
+* ``"field"``: identities of the NTT64 prime and its 1024th root of unity.
+
+Negative integers (signed trace values) are written as ``-0x`` hex.
 
 The Rust tests read the same files through their own single loader
 (crates/montlab-core/tests/common/vectors.rs); the RTL tests import this module.
@@ -28,7 +33,7 @@ from montlab import registry
 from montlab.api import Modulus, config_params
 from montlab.testing import edge_moduli_for, edge_operands, random_modulus_for
 
-_HEX = re.compile(r"^0x[0-9a-f]+$")
+_HEX = re.compile(r"^-?0x[0-9a-f]+$")
 
 
 def vectors_dir() -> Path:

@@ -209,6 +209,16 @@ def test_pe16_equals_direct(rng: random.Random) -> None:
     assert tr.shift_dft([1] * 32, 6) == tr.ntt64_direct([1] * 32, 64)
 
 
+def test_shift_fft_equals_the_word_level_dft(rng: random.Random) -> None:
+    """The O(N log N) shift-only FFT used inside the 1024-point NTT computes the same values as
+    the 192-bit rotate / end-around-carry / eq. (3) datapath of shift_dft."""
+    for n_len, s in ((16, 12), (16, -12), (32, 6), (32, -6)):
+        for _ in range(scaled(20)):
+            x = [rng.randrange(P64) for _ in range(n_len)]
+            assert tr.shift_dft_fast(x, s) == tr.shift_dft(x, s)
+        assert tr.shift_dft_fast([P64 - 1] * n_len, s) == tr.shift_dft([P64 - 1] * n_len, s)
+
+
 def test_pe16_negative_modulo_caution() -> None:
     """Eq. (2)'s (192 - 12nk) % 192: the operand is negative for 177/256 (n, k) pairs (SPEC 4.4);
     C-style truncating % then gives a negative (wrong) shift for 163 of them (the other 14 are

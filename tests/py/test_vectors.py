@@ -84,7 +84,7 @@ def test_spec_item7_drmmm_trace() -> None:
 
 def test_spec_item5_fmlm3_step17_corner() -> None:
     """SPEC 6 item 5: the McLaughlin value before step 17 equals N exactly, so 't >= N' is needed."""
-    (rec,) = [r for r in RECORDS if r["algo"] == "fmlm3"]
+    (rec,) = [r for r in RECORDS if r.get("note") == "SPEC 6 item 5"]
     n, x, y, r = rec["modulus"], rec["x"], rec["y"], rec["r"]
     assert r == 2**64 - 1 and n == (2**32 - 5) * (2**32 - 17)
     n_prime = -pow(n, -1, r) % r
@@ -96,6 +96,10 @@ def test_spec_item5_fmlm3_step17_corner() -> None:
     # The McLaughlin model with l = 64 reaches the same corner and returns 0.
     tr: list = []
     assert Modulus(n).mul(x, y, "mclaughlin", "ref", tr, l=64) == 0
+    assert tr[0]["t"] == n
+    # And so does FMLM3 itself, spectrally (u = 8, P = 8).
+    tr = []
+    assert Modulus(n).mul(x, y, "fmlm3", "ref", tr, **rec["params"]) == 0
     assert tr[0]["t"] == n
 
 
@@ -123,7 +127,7 @@ def test_reject_records() -> None:
 def test_q1_table_record() -> None:
     from montlab.ref import mwr4mm
 
-    (rec,) = [r for r in RECORDS if r["kind"] == "table"]
+    (rec,) = [r for r in RECORDS if r["kind"] == "table" and r["name"] == "q1"]
     assert len(rec["entries"]) == 128
     for idx, ent in enumerate(rec["entries"]):
         assert mwr4mm.q1_index(*(ent[k] for k in ("S1", "S0", "x1", "x0", "Y1", "Y0", "M1"))) == idx
@@ -132,13 +136,8 @@ def test_q1_table_record() -> None:
 
 def test_known_answer_files_are_reproducible() -> None:
     gen = _gen_module()
-    for name, make in [
-        ("mwr2mm_item8", gen.spec_item8),
-        ("drmmm_item7", gen.spec_item7),
-        ("fmlm3_item5", gen.spec_item5),
-        ("radix2_walter", gen.walter),
-        ("mwr4mm_q1", gen.q1_table),
-    ]:
+    assert {p.stem for p in (REPO / "vectors" / "kat").glob("*.jsonl")} == set(gen.KAT)
+    for name, make in gen.KAT.items():
         path = REPO / "vectors" / "kat" / f"{name}.jsonl"
         assert path.read_text() == "".join(encode_record(r) + "\n" for r in make()), name
 

@@ -9,7 +9,11 @@ cannot hide in the vectors they generated.
   cycles  the cycle count equals the closed form of SPEC 5.5 / 3.4
   reject  the inputs really break the stated rule
   table   every entry satisfies its defining congruence
-  trace   DRMMM C2 traces are recomputed step by step (SPEC 3.2)
+  trace   DRMMM C2 traces (SPEC 3.2) and FMLM3 traces (SPEC 1.4) are recomputed step by step
+  digits  FMLM3 standard and redundant digit forms evaluate to x (SPEC 6 item 1)
+  reduce  ISM3 Algorithm 1 results equal A mod q (SPEC 2.5)
+  field   the NTT prime's identities and its 1024th root (SPEC 4.1)
+  ISM3 spectral vectors are recomputed by the direct transform of eq. (1)
 
 Exit status 0 when every record holds; prints 'N passed, M failed'.
 """
@@ -22,7 +26,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HEX = re.compile(r"^0x[0-9a-f]+$")
+HEX = re.compile(r"^-?0x[0-9a-f]+$")
 
 
 def dec(v):
@@ -53,7 +57,11 @@ def montgomery_constant(algo: str, p: dict, n_mod: int) -> int:
         k = p["k"]
         return 1 << (k * cdiv(n, k))
     if algo == "fmlm3":
-        return (1 << (p["u"] << p["v"])) - 1
+        return (1 << (p["u"] * p["P"])) - 1
+    if algo == "ism3":
+        return 1 << (p["d"] // 2 * p["mu"])
+    if algo == "ntt64":
+        return 1 << n_mod.bit_length()
     if algo == "mclaughlin":
         return (1 << p["l"]) - 1
     raise KeyError(f"no Montgomery constant rule for {algo}")
@@ -99,6 +107,17 @@ def check_reject(rec: dict) -> str | None:
     algo, p, n_mod = rec["algo"], rec["params"], rec["modulus"]
     if algo == "radix2" and p.get("walter") == 1:
         return None if (1 << p["n"]) <= 4 * n_mod else "2^n > 4N: this set is legal"
+    if algo == "fmlm3" and rec["error"] == "ParameterError":
+        big_p, b, m_ring = p["P"], 1 << p["u"], (1 << p["m_exp"]) + 1
+        bound = 2 * big_p * (b - 1) ** 2 if p["alg"] == 2 else big_p**2 * (b - 1) ** 3
+        return None if m_ring <= bound else "the ring satisfies eq. (13)/(19): legal"
+    if algo == "ism3":
+        v, d = p["v"], p["d"]
+        s, q = d // 2, (1 << v) + 1
+        mu = p.get("mu") or max(m for m in range(1, v) if 2 * s * (1 << (2 * m)) < q)
+        if 2 * s * (1 << (2 * mu)) >= q or n_mod.bit_length() > s * mu - 2:
+            return None
+        return "eqs. (5) and (6) hold: this set is legal"
     if algo in ("fmlm3", "mclaughlin"):
         from math import gcd
 
@@ -154,6 +173,118 @@ def check_drmmm_trace(rec: dict) -> str | None:
     return None if final == rec["result"] else "final result differs from the recomputed C2"
 
 
+def _digits(z: int, u: int, count: int) -> list:
+    return [(z >> (u * j)) & ((1 << u) - 1) for j in range(count)]
+
+
+def _eval(ds: list, u: int) -> int:
+    return sum(d << (u * j) for j, d in enumerate(ds))
+
+
+def check_fmlm3_trace(rec: dict) -> str | None:
+    """Recompute the FMLM3 trace (SPEC 1.4/1.5) from integer formulas and the direct transform
+    definitions: T(x), T'(x), g and z0 (cyclic convolution), m, the nega-cyclic z'4 (signed and
+    mod M), S, s and t."""
+    p = rec["params"]
+    big_p, u, n_mod, x, y = p["P"], p["u"], rec["modulus"], rec["x"], rec["y"]
+    l, m_ring = u * big_p, (1 << p["m_exp"]) + 1  # noqa: E741
+    v = big_p.bit_length() - 1
+    r, q = (1 << l) - 1, (1 << l) + 1
+    if 2 * p["m_exp"] == big_p:  # c = 1/2: omega = 2, A = sqrt(2) mod 2^(P/2)+1
+        omega, big_a = 2, ((1 << (3 << (v - 3))) - (1 << (1 << (v - 3)))) % m_ring
+    else:
+        c = p["m_exp"] // big_p
+        omega, big_a = 1 << (2 * c), 1 << c
+    if pow(big_a, 2, m_ring) != omega or pow(omega, big_p, m_ring) != 1:
+        return "ring constants are wrong"
+    wi = pow(omega, -1, m_ring)
+    nprime = -pow(n_mod, -1, r) % r
+    xd, yd, nd, npd = (_digits(z, u, big_p) for z in (x, y, n_mod, nprime))
+    ent = rec["trace"][0]
+    want = {
+        "T(x)": [
+            sum(xd[k] * pow(wi, k * n, m_ring) for k in range(big_p)) % m_ring for n in range(big_p)
+        ],
+        "T'(x)": [
+            sum(xd[k] * pow(big_a, k, m_ring) * pow(wi, k * n, m_ring) for k in range(big_p))
+            % m_ring
+            for n in range(big_p)
+        ],
+    }
+    cyc = [sum(xd[i] * npd[(n - i) % big_p] for i in range(big_p)) for n in range(big_p)]
+    g = _eval(cyc, u)
+    if p["alg"] == 2:
+        want["g"] = g
+        want["z0"] = [a + c for a, c in zip(_digits(g & r, u, big_p), _digits(g >> l, u, big_p))]
+    m = x * y * nprime % r
+    md = _digits(m, u, big_p)
+    neg = []
+    for n in range(big_p):
+        acc = 0
+        for i in range(big_p):
+            j = n - i
+            sign = 1 if j >= 0 else -1
+            acc += sign * (xd[i] * yd[j % big_p] + md[i] * nd[j % big_p])
+        neg.append(acc)
+    big_s = (x * y + m * n_mod) % q
+    want.update(
+        m=m,
+        z4=neg,
+        z4_unrestricted=[w % m_ring for w in neg],
+        S=big_s,
+        s=(-big_s * pow(2, -1, q)) % q,
+        t=(x * y + m * n_mod) // r,
+    )
+    for key, val in want.items():
+        if key in ent and ent[key] != val:
+            return f"trace field {key} differs from the recomputation"
+    return None
+
+
+def check_ism3_spectral(rec: dict) -> str | None:
+    """Recompute FFT(x), FFT(y), FFT(z) by eq. (1): X_k = sum_j x_j omega^(jk) mod q."""
+    p = rec["params"]
+    v, d, mu = p["v"], p["d"], p["mu"]
+    q, omega = (1 << v) + 1, 1 << (2 * v // d)
+    for name, val in (("X", rec["x"]), ("Y", rec["y"]), ("Z", rec["result"])):
+        xs = _digits(val, mu, d // 2) + [0] * (d // 2)
+        big = [sum(xs[j] * pow(omega, j * k, q) for j in range(d)) % q for k in range(d)]
+        if rec[name] != big:
+            return f"{name} is not the eq. (1) transform"
+    return None
+
+
+def check_digits(rec: dict) -> str | None:
+    x, u = rec["x"], rec["u"]
+    if _eval(rec["standard"], u) != x or any(d >= 1 << u for d in rec["standard"]):
+        return "standard digits do not evaluate to x"
+    for red in rec["redundant"]:
+        if _eval(red, u) != x or any(d >= 1 << (u + 1) for d in red):
+            return f"redundant form {red} is not a (u+1)-bit form of x"
+    return None
+
+
+def check_reduce(rec: dict) -> str | None:
+    q = (1 << rec["v"]) + 1
+    if rec["printed"]:
+        ok = rec["result"] % q == rec["A"] % q and rec["result"] == q
+        return None if ok else "the printed loop should leave A = q unreduced"
+    return None if rec["result"] == rec["A"] % q else f"A mod q != {rec['result']}"
+
+
+def check_field(rec: dict) -> str | None:
+    p = rec["p"]
+    ok = (
+        p == 2**64 - 2**32 + 1
+        and rec["pow2_192"] == pow(2, 192, p) == 1
+        and rec["pow2_96"] == pow(2, 96, p) == p - 1
+        and rec["pow2_64"] == pow(2, 64, p) == 2**32 - 1
+        and rec["omega_pow32"] == pow(rec["omega_1024"], 32, p) == 64
+        and pow(rec["omega_1024"], 512, p) == p - 1
+    )
+    return None if ok else "field identities do not hold"
+
+
 def main() -> int:
     files = sorted(ROOT.glob("*/*.jsonl"))
     passed = failed = 0
@@ -168,6 +299,9 @@ def main() -> int:
                 "cycles": check_cycles,
                 "reject": check_reject,
                 "table": check_table,
+                "digits": check_digits,
+                "reduce": check_reduce,
+                "field": check_field,
             }
             err = checks[kind](rec) if kind in checks else f"unknown kind {kind}"
             if (
@@ -177,6 +311,10 @@ def main() -> int:
                 and rec["params"].get("alg") == 2
             ):
                 err = check_drmmm_trace(rec)
+            if err is None and rec.get("algo") == "fmlm3" and rec.get("trace"):
+                err = check_fmlm3_trace(rec)
+            if err is None and rec.get("algo") == "ism3" and "X" in rec:
+                err = check_ism3_spectral(rec)
             if err is None:
                 passed += 1
             else:

@@ -250,14 +250,20 @@ def powm(
 
 @main.command()
 @click.argument("algo")
-@click.option("--bits", type=int, required=True, help="Operand width n.")
+@click.option("--bits", type=int, default=None, help="Operand width n (fmlm3: omit for Table 5).")
 @set_option
 @json_option
 @handle_errors
-def cycles(algo: str, bits: int, sets: tuple[str, ...], as_json: bool) -> None:
+def cycles(algo: str, bits: int | None, sets: tuple[str, ...], as_json: bool) -> None:
     """The analytic cycle model of ALGO, with the paper's figures beside it."""
     from montlab.cycles import model_for
 
+    if bits is None:
+        from montlab.cli.spectral import paper_cycle_table
+
+        if not paper_cycle_table(algo, sets, as_json, console):
+            raise ParameterError(f"{algo}: --bits is required (only fmlm3 has a cycle table)")
+        return
     if bits < 2:
         raise ParameterError(f"{algo}: --bits must be >= 2, got {bits}")
     params = parse_sets(algo, sets)
@@ -294,7 +300,7 @@ def cycles(algo: str, bits: int, sets: tuple[str, ...], as_json: bool) -> None:
         t.add_row(
             r["quantity"],
             r["formula"],
-            str(r["model"]),
+            "-" if r["model"] is None else str(r["model"]),
             paper,
             r["status"],
             " ".join(x for x in (r["source"], r["note"]) if x),
@@ -374,6 +380,12 @@ def report_cycles(out_dir: str) -> None:
 
     md, png = write_cycle_report(Path(out_dir))
     click.echo(f"wrote {md} and {png}")
+
+
+from montlab.cli.spectral import params, tables  # noqa: E402
+
+main.add_command(params)
+main.add_command(tables)
 
 
 if __name__ == "__main__":  # pragma: no cover

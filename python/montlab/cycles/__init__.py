@@ -29,8 +29,8 @@ NO_FIGURE = "no paper figure"
 class CycleRow:
     quantity: str  #: what is counted, e.g. "cycles", "cycles_printed_eq6", "queue"
     formula: str  #: the closed form the model evaluates, e.g. "n + e - 1"
-    model: int  #: the model's value (the schedule simulation where there is one)
-    closed_form: int  #: the closed form evaluated; equals model unless the row says otherwise
+    model: int | None  #: the model's value (the schedule simulation); None: no model exists
+    closed_form: int | None  #: the closed form evaluated; equals model unless noted
     paper: int | None = None  #: the paper's printed figure, if any
     source: str = ""  #: where the paper figure is printed
     status: str = NO_FIGURE
