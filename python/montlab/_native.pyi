@@ -6,12 +6,26 @@ moduli must be odd and > 1 (``ModulusError``), operands must satisfy ``0 <= x < 
 exponents ``>= 0`` (``OperandError``); other types raise ``TypeError``.
 """
 
+from collections.abc import Sequence
 from typing import final
 
-__all__ = ["powm", "Cios", "ALGORITHMS"]
+__all__ = [
+    "powm",
+    "thresholds",
+    "set_thresholds",
+    "Cios",
+    "FastModulus",
+    "ALGORITHMS",
+    "GENERIC_THRESHOLDS",
+    "IFMA",
+]
 
 #: Algorithm ids with a native engine (the ids marked "native" in algorithms.toml).
 ALGORITHMS: tuple[str, ...]
+#: The checked-in generic threshold table (``key = bits`` lines).
+GENERIC_THRESHOLDS: str
+#: True when the spectral transforms run on AVX-512 IFMA on this CPU.
+IFMA: bool
 
 @final
 class Cios:
@@ -42,5 +56,51 @@ class Cios:
     def pow(self, base: int, exp: int) -> int:
         """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
 
+@final
+class FastModulus:
+    """Fast arithmetic modulo one odd N > 1, the kernel picked by size from the threshold table.
+
+    Operands are ordinary (not Montgomery) ints in [0, N); an operand >= N raises
+    ``OperandError`` (it is never reduced silently). Results are fully reduced.
+    """
+
+    def __new__(cls, n: int) -> FastModulus: ...
+    @property
+    def modulus(self) -> int:
+        """The modulus N."""
+    @property
+    def bits(self) -> int:
+        """Bit length of N."""
+    @property
+    def mul_kernel(self) -> str:
+        """Kernel of mul, sqr and mul_many: "word" or "spectral"."""
+    @property
+    def pow_kernel(self) -> str:
+        """Kernel of pow and pow_many: "word" or "spectral"."""
+    @property
+    def thresholds(self) -> dict[str, int]:
+        """The threshold table this modulus dispatches with."""
+    @property
+    def transform_len(self) -> int | None:
+        """Transform length P of the spectral kernel (R = 2^(64 P) + 1), or None."""
+    def mul(self, x: int, y: int) -> int:
+        """x * y mod N, for 0 <= x, y < N."""
+    def sqr(self, x: int) -> int:
+        """x * x mod N, for 0 <= x < N."""
+    def pow(self, base: int, exp: int) -> int:
+        """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
+    def pow_sec(self, base: int, exp: int) -> int:
+        """base ** exp mod N in constant time in base and the exponent bits (fixed window)."""
+    def mul_many(self, xs: Sequence[int], ys: Sequence[int]) -> list[int]:
+        """[x * y mod N for x, y in zip(xs, ys)] on all cores; equal, non-zero lengths."""
+    def pow_many(self, bases: Sequence[int], exps: int | Sequence[int]) -> list[int]:
+        """[b ** e mod N] per base (one exponent for all, or one per base), on all cores."""
+
 def powm(base: int, exp: int, modulus: int) -> int:
     """base ** exp mod modulus, for odd modulus > 1, 0 <= base < modulus and exp >= 0."""
+
+def thresholds() -> dict[str, int]:
+    """The threshold table in force for new FastModulus objects and powm."""
+
+def set_thresholds(table: str | None) -> None:
+    """Replace the threshold table (text of a tuned table); None restores the generic one."""

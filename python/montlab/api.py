@@ -66,6 +66,7 @@ class NativeEngine:
         self.config = config
         self.impl = _native.Cios(config.modulus)
         assert self.impl.r == config.r, "native and reference Montgomery constants disagree"
+        self.fast = _native.FastModulus(config.modulus)  # pow: the kernel picked by size
 
     def mul(self, x: int, y: int, trace: Trace | None = None) -> int:
         if trace is not None:
@@ -73,7 +74,7 @@ class NativeEngine:
         return int(self.impl.mul(x, y))
 
     def pow(self, base: int, exp: int) -> int:
-        return int(self.impl.pow(base, exp))
+        return int(self.fast.pow(base, exp))
 
 
 def native_available() -> bool:

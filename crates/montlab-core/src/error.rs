@@ -28,6 +28,20 @@ pub enum MontError {
     },
     /// The exponent is negative: modular inversion is not part of exponentiation here.
     NegativeExponent,
+    /// A batch call got no operands.
+    EmptyBatch,
+    /// The operand lists of a batch call have different lengths.
+    BatchLengthMismatch {
+        /// Length of the first list.
+        left: usize,
+        /// Length of the second list.
+        right: usize,
+    },
+    /// A threshold table could not be read; `line` is 1-based.
+    InvalidThresholds {
+        /// The offending line.
+        line: usize,
+    },
 }
 
 impl fmt::Display for MontError {
@@ -47,6 +61,15 @@ impl fmt::Display for MontError {
             ),
             Self::NegativeExponent => f.write_str(
                 "negative exponent is not supported: invert the base mod N first and use a non-negative exponent",
+            ),
+            Self::EmptyBatch => f.write_str("the batch is empty: pass at least one operand"),
+            Self::BatchLengthMismatch { left, right } => write!(
+                f,
+                "the batch operand lists differ in length ({left} and {right}): pass one entry of each per result"
+            ),
+            Self::InvalidThresholds { line } => write!(
+                f,
+                "threshold table line {line}: expected `key = non-negative integer` with a known key, a [section] or a # comment"
             ),
         }
     }
@@ -72,5 +95,12 @@ mod tests {
         assert!(MontError::NegativeExponent
             .to_string()
             .starts_with("negative exponent"));
+        assert!(MontError::EmptyBatch.to_string().contains("empty"));
+        assert!(MontError::BatchLengthMismatch { left: 2, right: 3 }
+            .to_string()
+            .contains("(2 and 3)"));
+        assert!(MontError::InvalidThresholds { line: 4 }
+            .to_string()
+            .contains("line 4"));
     }
 }

@@ -1,4 +1,6 @@
-//! montlab-core: word-level Montgomery modular multiplication on 64-bit limbs, in pure Rust.
+//! montlab-core: Montgomery modular multiplication and exponentiation in Rust: word-level
+//! kernels on 64-bit limbs ([`mont`]), a spectral kernel for large moduli ([`spectral`]),
+//! exponentiation ([`pow`]) and the size-dispatching [`FastModulus`] ([`engine`]).
 //!
 //! Numbers are little-endian `u64` limb slices (limb 0 least significant). A modulus is
 //! validated once into an [`OddModulus`] and precomputed once into [`MontParams`]; every kernel
@@ -18,12 +20,15 @@
 //! # Ok::<(), montlab_core::MontError>(())
 //! ```
 
+pub mod engine;
 pub mod error;
 pub mod limb;
 pub mod mont;
 pub mod params;
 pub mod pow;
+pub mod spectral;
 
+pub use engine::{FastModulus, Kernel, Thresholds};
 pub use error::MontError;
 pub use limb::Limb;
 pub use params::{MontParams, OddModulus};

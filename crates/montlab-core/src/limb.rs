@@ -13,16 +13,25 @@ pub type Limb = u64;
 pub const LIMB_BITS: u32 = Limb::BITS;
 
 /// Returns `(lo, hi)` with `hi * 2^64 + lo = a * b + c + d`; cannot overflow.
+///
+/// The sum is at most `(2^64 - 1)^2 + 2 (2^64 - 1) = 2^128 - 1`, so the `wrapping_*` calls
+/// never wrap: they only spare the hot loops the release build's overflow checks.
 #[inline(always)]
 pub(crate) const fn mac(a: Limb, b: Limb, c: Limb, d: Limb) -> (Limb, Limb) {
-    let t = (a as u128) * (b as u128) + (c as u128) + (d as u128);
+    let t = (a as u128)
+        .wrapping_mul(b as u128)
+        .wrapping_add(c as u128)
+        .wrapping_add(d as u128);
     (t as Limb, (t >> LIMB_BITS) as Limb)
 }
 
-/// Returns `(sum, carry)` with `carry * 2^64 + sum = a + b + carry_in`, `carry_in, carry <= 1`.
+/// Returns `(sum, carry)` with `carry * 2^64 + sum = a + b + carry_in`; `carry < 2^64 - 1`
+/// whenever `carry_in <= 2^64 - 1` (the sum of three limbs is below `3 * 2^64`).
 #[inline(always)]
 pub(crate) const fn adc(a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {
-    let t = (a as u128) + (b as u128) + (carry as u128);
+    let t = (a as u128)
+        .wrapping_add(b as u128)
+        .wrapping_add(carry as u128);
     (t as Limb, (t >> LIMB_BITS) as Limb)
 }
 

@@ -10,9 +10,11 @@
 //! * `r_mod_n`  R mod N (the Montgomery form of 1),
 //! * `r2_mod_n` R^2 mod N (multiplying by it with REDC converts into Montgomery form).
 //!
-//! Left out on purpose: R mod N and R^2 mod N come from plain shift-and-subtract, 2 * 64 s
-//! modular doublings of O(s) each, which is simple and obviously right; a faster
-//! precomputation is a later issue. Nothing here is constant time in N (moduli are public).
+//! R mod N and R^2 mod N come from num-bigint's division (O(s^2) per modulus); the unit tests
+//! check them against plain shift-and-subtract doubling. Nothing here is constant time in N
+//! (moduli are public).
+
+use num_bigint::BigUint;
 
 use crate::error::MontError;
 use crate::limb::{self, Limb, LIMB_BITS};
@@ -75,28 +77,31 @@ impl MontParams {
     /// Word size in bits of every engine built on these parameters.
     pub const W: u32 = LIMB_BITS;
 
-    /// Precomputes the constants for a validated modulus. O(s^2 * 64) limb operations.
+    /// Precomputes the constants for a validated modulus: O(s^2) limb operations.
     #[must_use]
     pub fn new(modulus: OddModulus) -> Self {
         let n = modulus.limbs;
         let s = n.len();
         let n0_inv = neg_inv_mod_word(n[0]);
-        // x = 1 < N; doubling it 64 s times gives R mod N, 64 s more gives R^2 mod N.
-        let mut x = vec![0; s];
-        x[0] = 1;
-        let doublings = s * LIMB_BITS as usize;
-        for _ in 0..doublings {
-            double_mod(&mut x, &n);
-        }
-        let r_mod_n = x.clone();
-        for _ in 0..doublings {
-            double_mod(&mut x, &n);
-        }
+        // R mod N and R^2 mod N by num-bigint division: O(s^2), once per modulus.
+        let n_big = BigUint::from_slice(
+            &n.iter()
+                .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                .collect::<Vec<_>>(),
+        );
+        let r = (BigUint::from(1u8) << (s * LIMB_BITS as usize)) % &n_big;
+        let r2 = &r * &r % &n_big;
+        let limbs_of = |v: &BigUint| {
+            let mut d = v.to_u64_digits();
+            d.resize(s, 0);
+            d
+        };
+        let (r_mod_n, r2_mod_n) = (limbs_of(&r), limbs_of(&r2));
         Self {
             n,
             n0_inv,
             r_mod_n,
-            r2_mod_n: x,
+            r2_mod_n,
             s,
         }
     }
@@ -173,26 +178,48 @@ fn neg_inv_mod_word(n0: Limb) -> Limb {
     inv.wrapping_neg()
 }
 
-/// x = 2x mod N in place, for x < N, both exactly `n.len()` limbs. Variable time.
-fn double_mod(x: &mut [Limb], n: &[Limb]) {
-    debug_assert!(x.len() == n.len() && limb::cmp(x, n).is_lt());
-    let mut carry = 0;
-    for l in x.iter_mut() {
-        let top = *l >> (LIMB_BITS - 1);
-        *l = (*l << 1) | carry;
-        carry = top;
-    }
-    // 2x < 2N: one subtraction suffices. With a carry out, 2x >= 2^(64 s) > N and the
-    // subtraction's borrow cancels that carry.
-    if carry == 1 || limb::cmp(x, n).is_ge() {
-        let borrow = limb::sub_assign(x, n);
-        debug_assert_eq!(borrow, carry);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// x = 2x mod N in place, for x < N, both exactly `n.len()` limbs. Variable time.
+    fn double_mod(x: &mut [Limb], n: &[Limb]) {
+        debug_assert!(x.len() == n.len() && limb::cmp(x, n).is_lt());
+        let mut carry = 0;
+        for l in x.iter_mut() {
+            let top = *l >> (LIMB_BITS - 1);
+            *l = (*l << 1) | carry;
+            carry = top;
+        }
+        // 2x < 2N: one subtraction suffices. With a carry out, 2x >= 2^(64 s) > N and the
+        // subtraction's borrow cancels that carry.
+        if carry == 1 || limb::cmp(x, n).is_ge() {
+            let borrow = limb::sub_assign(x, n);
+            debug_assert_eq!(borrow, carry);
+        }
+    }
+
+    #[test]
+    fn constants_match_doubling() {
+        for n in [
+            vec![3u64],
+            vec![u64::MAX],
+            vec![1, 1],
+            vec![0x1234_5678_9abc_def1, 0xffff_0000_ffff_0000, 3],
+        ] {
+            let p = MontParams::from_limbs(&n).unwrap();
+            let mut x = vec![0; p.s()];
+            x[0] = 1;
+            for _ in 0..64 * p.s() {
+                double_mod(&mut x, p.modulus());
+            }
+            assert_eq!(x, p.r_mod_n());
+            for _ in 0..64 * p.s() {
+                double_mod(&mut x, p.modulus());
+            }
+            assert_eq!(x, p.r2_mod_n());
+        }
+    }
 
     #[test]
     fn rejects_bad_moduli() {

@@ -13,6 +13,7 @@ use pyo3::{import_exception, PyErr};
 import_exception!(montlab.errors, MontlabError);
 import_exception!(montlab.errors, ModulusError);
 import_exception!(montlab.errors, OperandError);
+import_exception!(montlab.errors, ParameterError);
 
 /// A [`MontError`] raised from a binding function.
 #[derive(Debug)]
@@ -31,7 +32,10 @@ impl From<Error> for PyErr {
             MontError::EvenModulus | MontError::ModulusTooSmall => ModulusError::new_err(msg),
             MontError::OperandOutOfRange { .. }
             | MontError::NegativeOperand { .. }
-            | MontError::NegativeExponent => OperandError::new_err(msg),
+            | MontError::NegativeExponent
+            | MontError::EmptyBatch
+            | MontError::BatchLengthMismatch { .. } => OperandError::new_err(msg),
+            MontError::InvalidThresholds { .. } => ParameterError::new_err(msg),
             // MontError is #[non_exhaustive]: a variant added to the core before it is mapped
             // here still surfaces as the catch-all base class rather than a panic.
             _ => MontlabError::new_err(msg),

@@ -12,9 +12,12 @@
 
 mod error;
 
+use std::collections::BTreeMap;
+use std::sync::RwLock;
+
 use montlab_core::mont::cios;
 use montlab_core::pow::window;
-use montlab_core::{MontError, MontParams, OddModulus};
+use montlab_core::{FastModulus as CoreFast, MontError, MontParams, OddModulus, Thresholds};
 use num_bigint::{BigInt, BigUint, Sign};
 use pyo3::prelude::*;
 
@@ -42,6 +45,23 @@ fn exponent_limbs(e: &BigInt) -> Result<Vec<u64>, Error> {
         Sign::Minus => Err(MontError::NegativeExponent.into()),
         Sign::Plus | Sign::NoSign => Ok(e.magnitude().to_u64_digits()),
     }
+}
+
+/// The threshold table new `FastModulus` objects and `powm` dispatch with (process-wide).
+static THRESHOLDS: RwLock<Option<Thresholds>> = RwLock::new(None);
+
+fn current_thresholds() -> Thresholds {
+    let guard = THRESHOLDS
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    guard.unwrap_or_else(Thresholds::generic)
+}
+
+fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
+    BTreeMap::from([
+        ("spectral_mul_bits", t.spectral_mul_bits),
+        ("spectral_pow_bits", t.spectral_pow_bits),
+    ])
 }
 
 /// A Python int from little-endian `u64` limbs (leading zero limbs allowed).
@@ -147,15 +167,160 @@ impl Cios {
     }
 }
 
+/// Limbs of every entry of a batch list (negative entries rejected by name).
+fn batch_limbs(v: &[BigInt], which: &'static str) -> Result<Vec<Vec<u64>>, Error> {
+    v.iter().map(|x| operand_limbs(x, which)).collect()
+}
+
+/// One exponent for every base, or one per base.
+#[derive(FromPyObject)]
+enum Exponents {
+    One(BigInt),
+    Many(Vec<BigInt>),
+}
+
+/// Fast modular arithmetic modulo one odd N > 1: each operation runs on the kernel the
+/// threshold table picks for N's size (word-level CIOS, or spectral FMLM3 over NTTs).
+///
+/// Every method takes and returns ordinary (not Montgomery) non-negative ints; operands must be
+/// below N (never reduced silently) and results are fully reduced.
+#[pyclass(frozen, module = "montlab._native", name = "FastModulus")]
+pub struct FastModulus {
+    inner: CoreFast,
+}
+
+#[pymethods]
+impl FastModulus {
+    #[new]
+    fn new(n: BigInt) -> Result<Self, Error> {
+        let inner = CoreFast::with_thresholds(&modulus_limbs(&n)?, current_thresholds())?;
+        Ok(Self { inner })
+    }
+
+    /// The modulus N.
+    #[getter]
+    fn modulus(&self) -> BigUint {
+        to_int(self.inner.modulus())
+    }
+
+    /// Bit length of N.
+    #[getter]
+    fn bits(&self) -> u64 {
+        self.inner.bits()
+    }
+
+    /// Kernel of `mul`, `sqr` and `mul_many`: "word" or "spectral".
+    #[getter]
+    fn mul_kernel(&self, py: Python<'_>) -> &'static str {
+        py.detach(|| self.inner.mul_kernel().name())
+    }
+
+    /// Kernel of `pow` and `pow_many`: "word" or "spectral".
+    #[getter]
+    fn pow_kernel(&self, py: Python<'_>) -> &'static str {
+        py.detach(|| self.inner.pow_kernel().name())
+    }
+
+    /// The threshold table this modulus dispatches with.
+    #[getter]
+    fn thresholds(&self) -> BTreeMap<&'static str, u64> {
+        thresholds_dict(self.inner.thresholds())
+    }
+
+    /// Transform length P of the spectral kernel (R = 2^(64 P) + 1), or None without one.
+    #[getter]
+    fn transform_len(&self, py: Python<'_>) -> Option<usize> {
+        py.detach(|| self.inner.spectral().map(|s| s.transform_len()))
+    }
+
+    /// x * y mod N, for 0 <= x, y < N.
+    fn mul(&self, py: Python<'_>, x: BigInt, y: BigInt) -> Result<BigUint, Error> {
+        let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
+        Ok(to_int(&py.detach(|| self.inner.mul(&x, &y))?))
+    }
+
+    /// x * x mod N, for 0 <= x < N.
+    fn sqr(&self, py: Python<'_>, x: BigInt) -> Result<BigUint, Error> {
+        let x = operand_limbs(&x, "x")?;
+        Ok(to_int(&py.detach(|| self.inner.sqr(&x))?))
+    }
+
+    /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp).
+    fn pow(&self, py: Python<'_>, base: BigInt, exp: BigInt) -> Result<BigUint, Error> {
+        let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
+        Ok(to_int(&py.detach(|| self.inner.pow(&b, &e))?))
+    }
+
+    /// base ** exp mod N in constant time in base and the exponent bits (fixed window,
+    /// word-level kernel at every size); only the exponent's limb count shapes the run.
+    fn pow_sec(&self, py: Python<'_>, base: BigInt, exp: BigInt) -> Result<BigUint, Error> {
+        let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
+        Ok(to_int(&py.detach(|| self.inner.pow_sec(&b, &e))?))
+    }
+
+    /// [x * y mod N for x, y in zip(xs, ys)] on all cores, in input order.
+    fn mul_many(
+        &self,
+        py: Python<'_>,
+        xs: Vec<BigInt>,
+        ys: Vec<BigInt>,
+    ) -> Result<Vec<BigUint>, Error> {
+        let (xs, ys) = (batch_limbs(&xs, "x")?, batch_limbs(&ys, "y")?);
+        let out = py.detach(|| self.inner.mul_many(&xs, &ys))?;
+        Ok(out.iter().map(|v| to_int(v)).collect())
+    }
+
+    /// [b ** e mod N] for each base b, with one exponent for all or one per base, on all
+    /// cores, in input order (variable time).
+    fn pow_many(
+        &self,
+        py: Python<'_>,
+        bases: Vec<BigInt>,
+        exps: Exponents,
+    ) -> Result<Vec<BigUint>, Error> {
+        let bases = batch_limbs(&bases, "base")?;
+        let exps = match exps {
+            Exponents::One(e) => vec![exponent_limbs(&e)?; bases.len()],
+            Exponents::Many(es) => es.iter().map(exponent_limbs).collect::<Result<_, _>>()?,
+        };
+        let out = py.detach(|| self.inner.pow_many(&bases, &exps))?;
+        Ok(out.iter().map(|v| to_int(v)).collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("FastModulus(<{}-bit modulus>)", self.inner.bits())
+    }
+}
+
 /// base ** exp mod modulus, for odd modulus > 1, 0 <= base < modulus and exp >= 0.
 ///
-/// Precomputes the CIOS constants for the modulus, then runs `Cios.pow`.
+/// Runs on the kernel the threshold table picks for the modulus size (see `FastModulus`).
 #[pyfunction]
 fn powm(py: Python<'_>, base: BigInt, exp: BigInt, modulus: BigInt) -> Result<BigUint, Error> {
-    let modulus = OddModulus::new(&modulus_limbs(&modulus)?)?;
+    let n = modulus_limbs(&modulus)?;
     let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-    let out = py.detach(|| window::pow_vartime(&MontParams::new(modulus), &b, &e))?;
+    let t = current_thresholds();
+    let out = py.detach(|| CoreFast::with_thresholds(&n, t).and_then(|m| m.pow(&b, &e)))?;
     Ok(to_int(&out))
+}
+
+/// The threshold table in force for new `FastModulus` objects and `powm`.
+#[pyfunction]
+fn thresholds() -> BTreeMap<&'static str, u64> {
+    thresholds_dict(current_thresholds())
+}
+
+/// Replaces the threshold table (the text of a tuned table, same format as the generic one);
+/// `None` restores the generic table. Moduli created earlier keep their table.
+#[pyfunction]
+#[pyo3(signature = (table))]
+fn set_thresholds(table: Option<&str>) -> Result<(), Error> {
+    let parsed = table.map(Thresholds::parse).transpose()?;
+    let mut guard = THRESHOLDS
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *guard = parsed;
+    Ok(())
 }
 
 /// Native montlab engines (Rust), one class per algorithm id of montlab/algorithms.toml.
@@ -165,7 +330,7 @@ mod native {
     use pyo3::types::PyTuple;
 
     #[pymodule_export]
-    use super::{powm, Cios};
+    use super::{powm, set_thresholds, thresholds, Cios, FastModulus};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -176,6 +341,11 @@ mod native {
             "ALGORITHMS",
             PyTuple::new(m.py(), montlab_core::NATIVE_ALGORITHMS)?,
         )?;
+        m.add(
+            "GENERIC_THRESHOLDS",
+            montlab_core::engine::GENERIC_THRESHOLDS,
+        )?;
+        m.add("IFMA", montlab_core::spectral::uses_ifma())?;
         Ok(())
     }
 }

@@ -11,12 +11,13 @@
 //! Scratch: one accumulator `t` of `s + 2` limbs; no allocation in [`mont_mul_into`].
 //!
 //! Invariant: with x, y < N the accumulator stays below 2N < 2R, so `t[s] <= 1` after
-//! each of the s rounds and a single final subtraction fully reduces it.
+//! each of the s rounds and a single final subtraction fully reduces it. The multiplication
+//! and reduction loops of each round are fused into one pass with two carry chains.
 //!
 //! Timing: the loops and the final subtraction do not branch on operand values (the final
 //! subtraction is a mask select); whether `u128` multiplication is constant time is up to the
-//! target. Left out: squaring shortcuts, lazy reduction (output < 2N), word sizes other
-//! than 64 (the Python model `montlab.ref.cios` covers those), and SIMD.
+//! target. Left out: squaring (see [`crate::mont::sqr`]), lazy reduction (output < 2N), word
+//! sizes other than 64 (the Python model `montlab.ref.cios` covers those), and SIMD.
 
 use crate::error::MontError;
 use crate::limb::{self, adc, mac, Limb};
@@ -33,6 +34,9 @@ pub const fn scratch_len(s: usize) -> usize {
 /// `x`, `y`, `out` and `params.modulus()` are exactly `s` limbs, `t` is [`scratch_len`]`(s)`
 /// limbs (its contents on entry do not matter). Preconditions `x < N`, `y < N` are checked by
 /// `debug_assert!` only: callers validate operands once (see [`MontParams::operand`]).
+///
+/// Moduli of 1 to 8, 16, 32 and 64 limbs run a copy of the kernel specialised for that length
+/// (the compiler unrolls it); other lengths run the same code with the length at run time.
 ///
 /// # Panics
 /// If a slice has the wrong length (a programming error, never a value error).
@@ -52,39 +56,58 @@ pub fn mont_mul_into(
     debug_assert!(limb::cmp(x, n).is_lt(), "cios: x must be < N");
     debug_assert!(limb::cmp(y, n).is_lt(), "cios: y must be < N");
     let n0_inv = params.n0_inv();
-    t.fill(0);
-
-    // Outer loop over the words of x, as montlab.ref.cios does: per round, m and t equal
-    // the entries of the reference model's trace.
-    for &xi in x {
-        // Multiplication step: t += x[i] * y; the carry out of limb s - 1 goes to t[s], t[s+1].
-        let mut c = 0;
-        for (tj, &yj) in t[..s].iter_mut().zip(y) {
-            (*tj, c) = mac(xi, yj, *tj, c);
-        }
-        let (ts, c_top) = adc(t[s], c, 0);
-        t[s] = ts;
-        t[s + 1] = c_top;
-
-        // Reduction step: m makes t + m * N divisible by W; add it and shift down one limb.
-        let m = t[0].wrapping_mul(n0_inv);
-        let (low, mut c) = mac(m, n[0], t[0], 0);
-        debug_assert_eq!(low, 0, "cios: n0_inv is not -N^-1 mod 2^64");
-        for j in 1..s {
-            (t[j - 1], c) = mac(m, n[j], t[j], c);
-        }
-        let (ts, c_top) = adc(t[s], c, 0);
-        t[s - 1] = ts;
-        // t < 2N < 2R after the shift, so the top limb is 0 or 1 and this sum cannot overflow.
-        t[s] = t[s + 1] + c_top;
-        debug_assert!(t[s] <= 1, "cios: accumulator exceeded 2R");
+    macro_rules! fixed {
+        ($($k:literal)*) => {
+            match s {
+                $($k => cios_core::<$k>(n, n0_inv, x, y, out, t),)*
+                _ => cios_core::<0>(n, n0_inv, x, y, out, t),
+            }
+        };
     }
+    fixed!(1 2 3 4 5 6 7 8 16 32 64);
+    debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
+}
 
+/// The CIOS rounds with the multiplication and reduction steps fused into one pass per word
+/// of `x` (two carry chains, as in Koc-Acar-Kaliski's CIOS with the inner loops merged).
+/// `S` is the limb count when it is a compile-time constant, or 0 for "take it from `n`".
+#[inline(always)]
+fn cios_core<const S: usize>(
+    n: &[Limb],
+    n0_inv: Limb,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+) {
+    let s = if S == 0 { n.len() } else { S };
+    // Re-slicing to the common length lets the compiler drop the bounds checks below.
+    let (n, x, y, out) = (&n[..s], &x[..s], &y[..s], &mut out[..s]);
+    let t = &mut t[..s + 1];
+    t.fill(0);
+    for &xi in x {
+        // Column 0 fixes the quotient digit m that makes t + xi*y + m*N divisible by W.
+        let (lo, mut c1) = mac(xi, y[0], t[0], 0);
+        let m = lo.wrapping_mul(n0_inv);
+        let (low, mut c2) = mac(m, n[0], lo, 0);
+        debug_assert_eq!(low, 0, "cios: n0_inv is not -N^-1 mod 2^64");
+        // Columns 1..s: add xi*y_j (carry c1) and m*n_j (carry c2), store one limb lower.
+        for j in 1..s {
+            let (lo, c) = mac(xi, y[j], t[j], c1);
+            c1 = c;
+            (t[j - 1], c2) = mac(m, n[j], lo, c2);
+        }
+        let (lo, hi) = adc(t[s], c1, 0);
+        let (top, c) = adc(lo, c2, 0);
+        t[s - 1] = top;
+        // t < 2N < 2R after the shift, so the new top limb is 0 or 1: hi and c are never both 1.
+        t[s] = hi | c;
+        debug_assert!(hi & c == 0, "cios: accumulator exceeded 2R");
+    }
     // Final subtraction, branch-free: out = t - N unless t < N (no carry limb and a borrow).
     let borrow = limb::ct_sub(out, &t[..s], n);
     let keep_t = (t[s] ^ 1) & borrow;
     limb::ct_select_assign(out, &t[..s], keep_t);
-    debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
 }
 
 /// Montgomery product `x * y * R^-1 mod N` as `s` limbs (leading zero limbs kept).

@@ -1,3 +1,108 @@
 //! Modular exponentiation built on the Montgomery kernels.
+//!
+//! The exponentiation loops are written once, against [`MontKernel`]: what a Montgomery
+//! multiplier must offer (products and squarings in its own Montgomery domain, conversions in
+//! and out). The word-level kernels ([`MontParams`]: `cios` products and `sqr` squarings) and
+//! the spectral kernel ([`crate::spectral::SpectralParams`]) both implement it.
 
+pub mod fixed;
 pub mod window;
+
+use crate::limb::Limb;
+use crate::mont::{cios, sqr};
+use crate::params::MontParams;
+
+/// A Montgomery multiplier with a Montgomery constant R of its own choosing.
+///
+/// Elements are values `a R mod N` in `[0, N)`, possibly carrying precomputed data
+/// ([`MontKernel::prepare`]) that speeds up later products with them as the right operand.
+pub trait MontKernel: Sync {
+    /// An element of the Montgomery domain.
+    type Elem: Clone + Send;
+    /// Reusable working memory for one thread.
+    type Scratch: Send;
+
+    /// Fresh scratch memory.
+    fn scratch(&self) -> Self::Scratch;
+    /// The Montgomery form of 1 (R mod N).
+    fn one(&self) -> Self::Elem;
+    /// `x R mod N` for an ordinary `x < N` given as exactly `s` limbs (`s` of the kernel).
+    fn to_mont(&self, x: &[Limb], sc: &mut Self::Scratch) -> Self::Elem;
+    /// `a R^-1 mod N` as exactly `s` limbs, fully reduced.
+    #[allow(
+        clippy::wrong_self_convention,
+        reason = "the name pairs with to_mont, as in the cios module"
+    )]
+    fn from_mont(&self, a: &Self::Elem, sc: &mut Self::Scratch) -> Vec<Limb>;
+    /// `out = a b R^-1 mod N`. `b` may carry data from [`MontKernel::prepare`].
+    fn mul(&self, a: &Self::Elem, b: &Self::Elem, out: &mut Self::Elem, sc: &mut Self::Scratch);
+    /// `out = a^2 R^-1 mod N`.
+    fn sqr(&self, a: &Self::Elem, out: &mut Self::Elem, sc: &mut Self::Scratch);
+    /// Precomputes what makes `b` cheaper as the right operand of later products (for a
+    /// spectral kernel, its transforms). The default does nothing.
+    fn prepare(&self, _b: &mut Self::Elem, _sc: &mut Self::Scratch) {}
+    /// Limb count of the ordinary-domain numbers this kernel takes and returns.
+    fn limbs(&self) -> usize;
+    /// The element whose value is `x` itself (`x < N`, exactly `s` limbs), no conversion.
+    fn wrap(&self, x: &[Limb]) -> Self::Elem;
+    /// The value of an element as exactly `s` limbs, no conversion.
+    fn unwrap(&self, a: &Self::Elem) -> Vec<Limb>;
+}
+
+/// Scratch of the word-level kernel: one buffer for `cios`, one for `sqr`.
+#[derive(Debug)]
+pub struct WordScratch {
+    t: Vec<Limb>,
+    w: Vec<Limb>,
+}
+
+/// The word-level kernel: `cios` products, `sqr` squarings, R = 2^(64 s).
+impl MontKernel for MontParams {
+    type Elem = Vec<Limb>;
+    type Scratch = WordScratch;
+
+    fn scratch(&self) -> WordScratch {
+        WordScratch {
+            t: vec![0; cios::scratch_len(self.s())],
+            w: vec![0; sqr::scratch_len(self.s())],
+        }
+    }
+
+    fn one(&self) -> Vec<Limb> {
+        self.r_mod_n().to_vec()
+    }
+
+    fn to_mont(&self, x: &[Limb], sc: &mut WordScratch) -> Vec<Limb> {
+        let mut out = vec![0; self.s()];
+        cios::mont_mul_into(self, x, self.r2_mod_n(), &mut out, &mut sc.t);
+        out
+    }
+
+    fn from_mont(&self, a: &Vec<Limb>, sc: &mut WordScratch) -> Vec<Limb> {
+        let mut one = vec![0; self.s()];
+        one[0] = 1; // 1 < N because N > 1
+        let mut out = vec![0; self.s()];
+        cios::mont_mul_into(self, a, &one, &mut out, &mut sc.t);
+        out
+    }
+
+    fn mul(&self, a: &Vec<Limb>, b: &Vec<Limb>, out: &mut Vec<Limb>, sc: &mut WordScratch) {
+        cios::mont_mul_into(self, a, b, out, &mut sc.t);
+    }
+
+    fn sqr(&self, a: &Vec<Limb>, out: &mut Vec<Limb>, sc: &mut WordScratch) {
+        sqr::mont_sqr_into(self, a, out, &mut sc.w);
+    }
+
+    fn limbs(&self) -> usize {
+        self.s()
+    }
+
+    fn wrap(&self, x: &[Limb]) -> Vec<Limb> {
+        x.to_vec()
+    }
+
+    fn unwrap(&self, a: &Vec<Limb>) -> Vec<Limb> {
+        a.clone()
+    }
+}

@@ -1,4 +1,4 @@
-//! Left-to-right sliding-window modular exponentiation on the `cios` kernel.
+//! Left-to-right sliding-window modular exponentiation on a Montgomery kernel (`cios` by default).
 //!
 //! Citation: A. Menezes, P. van Oorschot, S. Vanstone, "Handbook of Applied Cryptography",
 //! 1996, Algorithm 14.85 (sliding-window exponentiation), with every product a CIOS
@@ -13,7 +13,9 @@
 //! `e > 0` gives 0. N = 1 never reaches here ([`MontParams`] requires N > 1), so 1 mod N = 1.
 //!
 //! Window size k comes from the exponent's bit length ([`window_bits`]); the table holds the
-//! 2^(k-1) odd powers base^1, base^3, ..., base^(2^k - 1) in Montgomery form.
+//! 2^(k-1) odd powers base^1, base^3, ..., base^(2^k - 1) in Montgomery form. The loop runs on
+//! any [`MontKernel`]: [`pow_vartime`] is the word-level instance (`cios` products, `sqr`
+//! squarings), [`pow_vartime_with`] takes any kernel, spectral ones included.
 //!
 //! `_vartime`: the sequence of squarings and multiplications and the table index follow the
 //! exponent bits, so timing and memory access leak the exponent. Do not use it with secret
@@ -21,20 +23,24 @@
 
 use crate::error::MontError;
 use crate::limb::{self, Limb};
-use crate::mont::cios;
 use crate::params::MontParams;
+use crate::pow::MontKernel;
 
-/// Largest window size [`window_bits`] returns (a table of 32 odd powers).
-pub const MAX_WINDOW_BITS: u32 = 6;
+/// Largest window size [`window_bits`] returns (a table of 128 odd powers).
+pub const MAX_WINDOW_BITS: u32 = 8;
 
 /// Window size for an exponent of `exp_bits` bits.
 ///
-/// The thresholds are the classical ones that minimise table plus main-loop products
-/// (the same cut points as OpenSSL's `BN_window_bits_for_exponent_size`).
+/// Up to 6 bits the cut points are the classical ones (OpenSSL's
+/// `BN_window_bits_for_exponent_size`); above, k grows where 2^(k-1) + bits/(k+1) products
+/// (table plus main loop) is smallest, up to [`MAX_WINDOW_BITS`], which bounds the table of
+/// a large spectral modulus (each entry keeps its transforms).
 #[must_use]
 pub const fn window_bits(exp_bits: u64) -> u32 {
     match exp_bits {
-        672.. => 6,
+        4608.. => 8,
+        1792..=4607 => 7,
+        672..=1791 => 6,
         240..=671 => 5,
         80..=239 => 4,
         24..=79 => 3,
@@ -42,7 +48,8 @@ pub const fn window_bits(exp_bits: u64) -> u32 {
     }
 }
 
-/// `base^exp mod N` by left-to-right sliding windows over CIOS products. Variable time in `exp`.
+/// `base^exp mod N` by left-to-right sliding windows over CIOS products and `sqr` squarings.
+/// Variable time in `exp`.
 ///
 /// # Errors
 /// [`MontError::OperandOutOfRange`] naming `base` if `base >= N`.
@@ -52,31 +59,40 @@ pub fn pow_vartime(
     exp: &[Limb],
 ) -> Result<Vec<Limb>, MontError> {
     let base = params.operand(base, "base")?;
-    let s = params.s();
+    Ok(pow_vartime_with(params, &base, exp))
+}
+
+/// `base^exp mod N` by left-to-right sliding windows on any [`MontKernel`].
+///
+/// `base` is exactly `kernel.limbs()` limbs and `< N` (checked by the caller). Every table
+/// entry goes through [`MontKernel::prepare`], so a spectral kernel transforms each odd power
+/// of the base once and reuses the transforms for every product with it.
+pub fn pow_vartime_with<K: MontKernel>(kernel: &K, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+    let s = kernel.limbs();
     let bits = limb::bit_len(exp);
     if bits == 0 {
         // e = 0: the empty product, 1 mod N = 1 because N > 1.
         let mut one = vec![0; s];
         one[0] = 1;
-        return Ok(one);
+        return one;
     }
     let k = window_bits(bits);
+    let mut sc = kernel.scratch();
 
-    // Scratch for every product: one accumulator, one output buffer.
-    let mut t = vec![0; cios::scratch_len(s)];
-    let mut tmp = vec![0; s];
-
-    // table[i] = base^(2i+1) * R mod N. table[0] = REDC(base * R^2).
-    let mut table: Vec<Vec<Limb>> = Vec::with_capacity(1 << (k - 1));
-    let mut b_m = vec![0; s];
-    cios::mont_mul_into(params, &base, params.r2_mod_n(), &mut b_m, &mut t);
+    // table[i] = base^(2i+1) in Montgomery form, each prepared as a right operand.
+    let mut table: Vec<K::Elem> = Vec::with_capacity(1 << (k - 1));
+    let mut b_m = kernel.to_mont(base, &mut sc);
+    kernel.prepare(&mut b_m, &mut sc);
     if k > 1 {
-        let mut b2_m = vec![0; s];
-        cios::mont_mul_into(params, &b_m, &b_m, &mut b2_m, &mut t);
+        let mut b2_m = b_m.clone();
+        kernel.sqr(&b_m, &mut b2_m, &mut sc);
+        kernel.prepare(&mut b2_m, &mut sc);
         table.push(b_m);
         for i in 1..(1usize << (k - 1)) {
-            cios::mont_mul_into(params, &table[i - 1], &b2_m, &mut tmp, &mut t);
-            table.push(tmp.clone());
+            let mut next = table[i - 1].clone();
+            kernel.mul(&table[i - 1], &b2_m, &mut next, &mut sc);
+            kernel.prepare(&mut next, &mut sc);
+            table.push(next);
         }
     } else {
         table.push(b_m);
@@ -84,12 +100,14 @@ pub fn pow_vartime(
 
     // Scan from the top bit. `acc` is None until the first window, which saves the squarings
     // of Montgomery 1 (and makes base 0 need no special case: the table entry is 0).
-    let mut acc: Option<Vec<Limb>> = None;
+    let mut acc: Option<K::Elem> = None;
+    let mut tmp = table[0].clone();
     let mut i = bits; // bits i-1, i-2, ... remain
     while i > 0 {
         if !limb::bit(exp, i - 1) {
             if let Some(a) = acc.as_mut() {
-                square(params, a, &mut tmp, &mut t);
+                kernel.sqr(a, &mut tmp, &mut sc);
+                core::mem::swap(a, &mut tmp);
             }
             i -= 1;
             continue;
@@ -110,9 +128,10 @@ pub fn pow_vartime(
             None => acc = Some(entry.clone()),
             Some(a) => {
                 for _ in 0..width {
-                    square(params, a, &mut tmp, &mut t);
+                    kernel.sqr(a, &mut tmp, &mut sc);
+                    core::mem::swap(a, &mut tmp);
                 }
-                cios::mont_mul_into(params, a, entry, &mut tmp, &mut t);
+                kernel.mul(a, entry, &mut tmp, &mut sc);
                 core::mem::swap(a, &mut tmp);
             }
         }
@@ -120,17 +139,8 @@ pub fn pow_vartime(
     }
 
     // bits > 0 means the top bit opened a window, so acc is set; leave Montgomery form.
-    let acc = acc.unwrap_or_else(|| params.r_mod_n().to_vec());
-    let mut one = vec![0; s];
-    one[0] = 1;
-    cios::mont_mul_into(params, &acc, &one, &mut tmp, &mut t);
-    Ok(tmp)
-}
-
-/// `a = a^2` in Montgomery form, through the buffer `tmp`.
-fn square(params: &MontParams, a: &mut Vec<Limb>, tmp: &mut Vec<Limb>, t: &mut [Limb]) {
-    cios::mont_mul_into(params, a, a, tmp, t);
-    core::mem::swap(a, tmp);
+    let acc = acc.unwrap_or_else(|| kernel.one());
+    kernel.from_mont(&acc, &mut sc)
 }
 
 #[cfg(test)]
@@ -163,6 +173,11 @@ mod tests {
             (window_bits(240), window_bits(671), window_bits(672)),
             (5, 5, 6)
         );
+        assert_eq!(
+            (window_bits(1791), window_bits(1792), window_bits(4608)),
+            (6, 7, 8)
+        );
+        assert_eq!(window_bits(u64::MAX), MAX_WINDOW_BITS);
     }
 
     #[test]

@@ -1,0 +1,254 @@
+//! Times the Montgomery kernels at a list of sizes: one product, one squaring and one full
+//! exponentiation per kernel (medians of repeated runs, seeded operands).
+//!
+//! * `kernel_timings [BITS ...]`: the table above, word-level and spectral kernels.
+//! * `kernel_timings crossover [FROM TO STEP]`: per size, the word-level and spectral times of
+//!   one product and one full exponentiation in alternating rounds (for the threshold table).
+//! * `kernel_timings transforms [BITS ...]`: one forward transform of a BITS-bit operand three
+//!   ways: Goldilocks (p = 2^64 - 2^32 + 1, 16-bit coefficients, radix 2) and the three
+//!   50-bit primes (64-bit coefficients), portable and IFMA.
+//!
+//! Run as `cargo run --release -p montlab-core --example kernel_timings -- ARGS`.
+
+use std::hint::select_unpredictable;
+use std::time::Instant;
+
+use montlab_core::pow::{window, MontKernel};
+use montlab_core::spectral::ntt::{forward_portable, NttTables};
+use montlab_core::spectral::{forward, SpectralParams};
+use montlab_core::{MontParams, OddModulus};
+
+/// SplitMix64, seeded: the same operands every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn limbs(&mut self, s: usize) -> Vec<u64> {
+        (0..s).map(|_| self.next()).collect()
+    }
+}
+
+/// Median seconds per call of `f`, over `rounds` rounds of `reps` calls.
+fn median<F: FnMut()>(rounds: usize, reps: usize, mut f: F) -> f64 {
+    let mut v: Vec<f64> = (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            t.elapsed().as_secs_f64() / reps as f64
+        })
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn time_kernel<K: MontKernel>(name: &str, k: &K, x: &[u64], y: &[u64], e: &[u64], bits: usize) {
+    let mut sc = k.scratch();
+    let xm = k.to_mont(x, &mut sc);
+    let mut ym = k.to_mont(y, &mut sc);
+    let mut out = xm.clone();
+    let reps = (4_000_000 / (bits * bits / 4096 + 1)).clamp(1, 20_000);
+    let mul = median(7, reps, || k.mul(&xm, &ym, &mut out, &mut sc));
+    let sqr = median(7, reps, || k.sqr(&xm, &mut out, &mut sc));
+    k.prepare(&mut ym, &mut sc);
+    let mulp = median(7, reps, || k.mul(&xm, &ym, &mut out, &mut sc));
+    let pow = if bits <= 65536 {
+        median(if bits >= 32768 { 1 } else { 3 }, 1, || {
+            std::hint::black_box(window::pow_vartime_with(k, x, e));
+        })
+    } else {
+        f64::NAN
+    };
+    println!(
+        "{bits:>6} {name:<8} mul {:>10.2} us  sqr {:>10.2} us  mul(prepared) {:>10.2} us  pow {:>10.3} ms",
+        mul * 1e6,
+        sqr * 1e6,
+        mulp * 1e6,
+        pow * 1e3
+    );
+}
+
+/// Alternating rounds of word-level and spectral timings, medians per size.
+fn crossover(from: usize, to: usize, step: usize) {
+    let mut rng = Rng(0xc055);
+    println!("  bits   word mul   spec mul   word pow   spec pow   (us, us, ms, ms)");
+    let mut bits = from;
+    while bits <= to {
+        let s = bits.div_ceil(64);
+        let mut n = rng.limbs(s);
+        n[0] |= 1;
+        n[s - 1] |= 1 << 63;
+        n[s - 1] >>= (64 * s - bits) as u32;
+        let mut x = rng.limbs(s);
+        x[s - 1] = 0;
+        let mut e = rng.limbs(s);
+        e[s - 1] |= 1 << 63;
+        let m = OddModulus::new(&n).unwrap();
+        let w = MontParams::new(m.clone());
+        let sp = SpectralParams::new(&m).unwrap();
+        let (mut ws, mut ss) = (w.scratch(), sp.scratch());
+        let (xw, xs) = (w.to_mont(&x, &mut ws), sp.to_mont(&x, &mut ss));
+        let (mut ow, mut os) = (xw.clone(), xs.clone());
+        let mut t = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..5 {
+            t[0].push(median(3, 200, || w.mul(&xw, &xw, &mut ow, &mut ws)));
+            t[1].push(median(3, 200, || sp.mul(&xs, &xs, &mut os, &mut ss)));
+            t[2].push(median(1, 1, || drop(window::pow_vartime_with(&w, &x, &e))));
+            t[3].push(median(1, 1, || drop(window::pow_vartime_with(&sp, &x, &e))));
+        }
+        let med = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        println!(
+            "{bits:>6} {:>10.2} {:>10.2} {:>10.3} {:>10.3}",
+            med(&mut t[0]) * 1e6,
+            med(&mut t[1]) * 1e6,
+            med(&mut t[2]) * 1e3,
+            med(&mut t[3]) * 1e3
+        );
+        bits += step;
+    }
+}
+
+/// Goldilocks p = 2^64 - 2^32 + 1.
+const GP: u64 = 0xffff_ffff_0000_0001;
+
+/// x mod p for any 128-bit x, into [0, 2^64) (2^64 = 2^32 - 1 and 2^96 = -1 mod p).
+#[inline(always)]
+fn g_reduce(x: u128) -> u64 {
+    let (lo, hi) = (x as u64, (x >> 64) as u64);
+    let (hh, hl) = (hi >> 32, hi & 0xffff_ffff);
+    // Branch-free corrections: these carries are random, a branch would mispredict half the time.
+    let (t, borrow) = lo.overflowing_sub(hh);
+    let t = select_unpredictable(borrow, t.wrapping_sub(0xffff_ffff), t);
+    let (r, carry) = t.overflowing_add(hl.wrapping_mul(0xffff_ffff));
+    select_unpredictable(carry, r.wrapping_add(0xffff_ffff), r)
+}
+
+#[inline(always)]
+fn g_add(a: u64, b: u64) -> u64 {
+    let (r, c) = a.overflowing_add(b);
+    select_unpredictable(c, r.wrapping_add(0xffff_ffff), r)
+}
+
+#[inline(always)]
+fn g_sub(a: u64, b: u64) -> u64 {
+    let (r, c) = a.overflowing_sub(b);
+    select_unpredictable(c, r.wrapping_sub(0xffff_ffff), r)
+}
+
+/// Radix-2 Goldilocks forward transform (Cooley-Tukey, one twiddle per block, bit-reversed
+/// output), the baseline of the NTT64 design; twiddles are general field elements.
+fn goldilocks_forward(a: &mut [u64], z: &[u64]) {
+    let n = a.len();
+    let (mut blocks, mut half) = (1, n / 2);
+    while half >= 1 {
+        for b in 0..blocks {
+            let w = z[blocks + b];
+            let (lo, hi) = a[2 * b * half..2 * (b + 1) * half].split_at_mut(half);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let t = g_reduce(u128::from(*y).wrapping_mul(u128::from(w)));
+                (*x, *y) = (g_add(*x, t), g_sub(*x, t));
+            }
+        }
+        blocks *= 2;
+        half /= 2;
+    }
+}
+
+/// One forward transform of a `bits`-bit operand: Goldilocks with 16-bit coefficients
+/// against the three primes with 64-bit coefficients.
+fn transforms(bits: usize) {
+    let mut rng = Rng(0x7f);
+    let g_len = (bits / 16).next_power_of_two();
+    let z: Vec<u64> = (0..g_len).map(|_| rng.next() % GP).collect();
+    let mut g: Vec<u64> = (0..g_len).map(|_| rng.next() & 0xffff).collect();
+    let p_len = bits.div_ceil(64).next_power_of_two();
+    let tables: Vec<NttTables> = (0..3).map(|i| NttTables::new(i, p_len)).collect();
+    let mut r: Vec<u64> = (0..p_len).map(|_| rng.next() >> 14).collect();
+    let reps = (2_000_000 / bits).max(1);
+    let mut t = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..7 {
+        t[0].push(median(1, reps, || goldilocks_forward(&mut g, &z)));
+        t[1].push(median(1, reps, || {
+            for tb in &tables {
+                forward_portable(&mut r, tb, true);
+            }
+        }));
+        t[2].push(median(1, reps, || {
+            for tb in &tables {
+                forward(&mut r, tb, true);
+            }
+        }));
+        for v in r.iter_mut() {
+            *v %= 1 << 50;
+        }
+    }
+    let med = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2] * 1e6
+    };
+    println!(
+        "{bits:>6} bits: goldilocks {g_len}-point {:.2} us | 3 primes x {p_len}-point portable {:.2} us, ifma {:.2} us (ifma in use: {})",
+        med(&mut t[0]),
+        med(&mut t[1]),
+        med(&mut t[2]),
+        montlab_core::spectral::uses_ifma()
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("transforms") {
+        for a in args.iter().skip(1) {
+            transforms(a.parse().expect("a bit count"));
+        }
+        if args.len() == 1 {
+            for bits in [8192, 65536] {
+                transforms(bits);
+            }
+        }
+        return;
+    }
+    if args.first().map(String::as_str) == Some("crossover") {
+        let num = |i: usize, d: usize| args.get(i).map_or(d, |a| a.parse().expect("a number"));
+        return crossover(num(1, 1024), num(2, 8192), num(3, 512));
+    }
+    let sizes: Vec<usize> = args
+        .iter()
+        .map(|a| a.parse().expect("sizes are bit counts"))
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![2048, 4096, 8192, 16384, 32768, 65536]
+    } else {
+        sizes
+    };
+    let mut rng = Rng(0x5eed);
+    for bits in sizes {
+        let s = bits.div_ceil(64);
+        let mut n = rng.limbs(s);
+        n[0] |= 1;
+        n[s - 1] |= 1 << 63;
+        let mut x = rng.limbs(s);
+        let mut y = rng.limbs(s);
+        x[s - 1] >>= 1;
+        y[s - 1] >>= 1;
+        let mut e = rng.limbs(s);
+        e[s - 1] |= 1 << 63;
+        let modulus = OddModulus::new(&n).unwrap();
+        let words = MontParams::new(modulus.clone());
+        if bits <= 16384 || std::env::var_os("ALL").is_some() {
+            time_kernel("word", &words, &x, &y, &e, bits);
+        }
+        if let Some(sp) = SpectralParams::new(&modulus) {
+            time_kernel("spectral", &sp, &x, &y, &e, bits);
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! [`FastModulus`]: one modulus, the fastest exact kernel for each operation, chosen by size
+//! from a [`Thresholds`] table, plus batch calls spread over all cores.
+//!
+//! Contract: every method takes ordinary (not Montgomery) little-endian limbs of any length,
+//! rejects operands `>= N` with [`MontError::OperandOutOfRange`] (nothing is reduced
+//! silently), and returns fully reduced results of exactly `s = ceil(bitlen(N) / 64)` limbs.
+//! The kernels: word-level (`cios` products and `sqr` squarings, R = 2^(64 s)) and spectral
+//! (`fmlm3`, R = 2^l + 1); both are exact at every size, so the table only decides speed. The
+//! spectral kernel is skipped (word-level used instead) for the rare N that shares a factor
+//! with every Fermat number 2^l + 1 tried, see [`SpectralParams::new`].
+//!
+//! Per-modulus precomputation is built on first use and then shared by all threads (word
+//! constants need O(s^2 64) limb operations, spectral ones a modular inverse and 3 transforms).
+//! Batch calls check every operand first, then run on rayon's pool; results come back in
+//! input order. Variable time except [`FastModulus::pow_sec`].
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use crate::error::MontError;
+use crate::limb::{self, Limb};
+use crate::params::{MontParams, OddModulus};
+use crate::pow::{fixed, window, MontKernel};
+use crate::spectral::SpectralParams;
+
+/// The checked-in generic threshold table (`src/thresholds/generic.toml`).
+pub const GENERIC_THRESHOLDS: &str = include_str!("thresholds/generic.toml");
+
+/// Size cut-overs between the kernels, in bits of N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Thresholds {
+    /// From this size on, products and squarings (`mul`, `sqr`, `mul_many`) run spectral.
+    pub spectral_mul_bits: u64,
+    /// From this size on, exponentiations (`pow`, `pow_many`) run spectral.
+    pub spectral_pow_bits: u64,
+}
+
+impl Thresholds {
+    /// The generic default table.
+    ///
+    /// # Panics
+    /// Never: the checked-in table is parsed by a unit test.
+    #[must_use]
+    pub fn generic() -> Self {
+        Self::parse(GENERIC_THRESHOLDS).expect("the generic threshold table parses")
+    }
+
+    /// Reads a table: `key = integer` lines, `[section]` headers and `#` comments (a TOML
+    /// subset, so a tuned table written by a TOML library is accepted). Keys not given keep
+    /// their generic value; unknown keys are errors.
+    ///
+    /// # Errors
+    /// [`MontError::InvalidThresholds`] with the 1-based line of the first bad line.
+    pub fn parse(text: &str) -> Result<Self, MontError> {
+        let mut t = Self {
+            spectral_mul_bits: u64::MAX,
+            spectral_pow_bits: u64::MAX,
+        };
+        let mut seen = [false; 2];
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() || (line.starts_with('[') && line.ends_with(']')) {
+                continue;
+            }
+            let bad = MontError::InvalidThresholds { line: i + 1 };
+            let (key, value) = line.split_once('=').ok_or(bad)?;
+            let value: u64 = value.trim().replace('_', "").parse().map_err(|_| bad)?;
+            match key.trim() {
+                "spectral_mul_bits" => (t.spectral_mul_bits, seen[0]) = (value, true),
+                "spectral_pow_bits" => (t.spectral_pow_bits, seen[1]) = (value, true),
+                _ => return Err(bad),
+            }
+        }
+        if !(seen[0] && seen[1]) && text != GENERIC_THRESHOLDS {
+            let g = Self::generic();
+            if !seen[0] {
+                t.spectral_mul_bits = g.spectral_mul_bits;
+            }
+            if !seen[1] {
+                t.spectral_pow_bits = g.spectral_pow_bits;
+            }
+        }
+        Ok(t)
+    }
+}
+
+/// Which kernel an operation runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Word-level Montgomery: `cios` products, `sqr` squarings, R = 2^(64 s).
+    Word,
+    /// Spectral Montgomery: `fmlm3` over NTTs, R = 2^l + 1.
+    Spectral,
+}
+
+impl Kernel {
+    /// The kernel's short name (`"word"` or `"spectral"`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Word => "word",
+            Self::Spectral => "spectral",
+        }
+    }
+}
+
+/// An odd modulus N > 1 with lazily built word-level and spectral kernels.
+#[derive(Debug)]
+pub struct FastModulus {
+    modulus: OddModulus,
+    thresholds: Thresholds,
+    word: OnceLock<MontParams>,
+    spectral: OnceLock<Option<SpectralParams>>,
+}
+
+impl FastModulus {
+    /// Validates N with the generic thresholds.
+    ///
+    /// # Errors
+    /// [`MontError::ModulusTooSmall`] if N <= 1, [`MontError::EvenModulus`] if N is even.
+    pub fn new(n: &[Limb]) -> Result<Self, MontError> {
+        Self::with_thresholds(n, Thresholds::generic())
+    }
+
+    /// Validates N with a given threshold table.
+    ///
+    /// # Errors
+    /// As [`FastModulus::new`].
+    pub fn with_thresholds(n: &[Limb], thresholds: Thresholds) -> Result<Self, MontError> {
+        Ok(Self {
+            modulus: OddModulus::new(n)?,
+            thresholds,
+            word: OnceLock::new(),
+            spectral: OnceLock::new(),
+        })
+    }
+
+    /// N, `s` limbs.
+    #[must_use]
+    pub fn modulus(&self) -> &[Limb] {
+        self.modulus.as_limbs()
+    }
+
+    /// Bit length of N.
+    #[must_use]
+    pub fn bits(&self) -> u64 {
+        self.modulus.bits()
+    }
+
+    /// The table this modulus dispatches with.
+    #[must_use]
+    pub fn thresholds(&self) -> Thresholds {
+        self.thresholds
+    }
+
+    /// The word-level constants (built on first use).
+    pub fn word(&self) -> &MontParams {
+        self.word
+            .get_or_init(|| MontParams::new(self.modulus.clone()))
+    }
+
+    /// The spectral constants (built on first use), or `None` if N has no spectral kernel.
+    pub fn spectral(&self) -> Option<&SpectralParams> {
+        self.spectral
+            .get_or_init(|| SpectralParams::new(&self.modulus))
+            .as_ref()
+    }
+
+    /// The kernel `pow` and `pow_many` run on.
+    pub fn pow_kernel(&self) -> Kernel {
+        self.pick(self.thresholds.spectral_pow_bits)
+    }
+
+    /// The kernel `mul`, `sqr` and `mul_many` run on.
+    pub fn mul_kernel(&self) -> Kernel {
+        self.pick(self.thresholds.spectral_mul_bits)
+    }
+
+    fn pick(&self, cut: u64) -> Kernel {
+        if self.bits() >= cut && self.spectral().is_some() {
+            Kernel::Spectral
+        } else {
+            Kernel::Word
+        }
+    }
+
+    /// Checks `x < N` and returns it as exactly `s` limbs.
+    fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
+        let n = self.modulus.as_limbs();
+        if limb::cmp(x, n).is_ge() {
+            return Err(MontError::OperandOutOfRange { which });
+        }
+        let mut out = vec![0; n.len()];
+        let len = limb::normalized_len(x);
+        out[..len].copy_from_slice(&x[..len]);
+        Ok(out)
+    }
+
+    /// `x y mod N` (ordinary domain).
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `x` or `y`.
+    pub fn mul(&self, x: &[Limb], y: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        let (x, y) = (self.operand(x, "x")?, self.operand(y, "y")?);
+        Ok(self.mul_checked(&x, Some(&y)))
+    }
+
+    /// `x^2 mod N` (ordinary domain).
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `x`.
+    pub fn sqr(&self, x: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        let x = self.operand(x, "x")?;
+        Ok(self.mul_checked(&x, None))
+    }
+
+    /// `x y mod N` (`y = None`: `x^2`) on checked operands: a Montgomery product gives
+    /// x y R^-1, and the conversion into the domain (a product with R^2 mod N) cancels R^-1.
+    fn mul_checked(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
+        fn run<K: MontKernel>(k: &K, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
+            let mut sc = k.scratch();
+            let xw = k.wrap(x);
+            let mut t = xw.clone();
+            match y {
+                Some(y) => k.mul(&xw, &k.wrap(y), &mut t, &mut sc),
+                None => k.sqr(&xw, &mut t, &mut sc),
+            }
+            let xy = k.to_mont(&k.unwrap(&t), &mut sc);
+            k.unwrap(&xy)
+        }
+        match self.mul_kernel() {
+            Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), x, y),
+            Kernel::Word => run(self.word(), x, y),
+        }
+    }
+
+    /// `base^exp mod N`, sliding windows on the kernel of [`FastModulus::pow_kernel`].
+    /// Variable time in `exp`.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `base`.
+    pub fn pow(&self, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        let base = self.operand(base, "base")?;
+        Ok(self.pow_checked(&base, exp))
+    }
+
+    fn pow_checked(&self, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+        match self.pow_kernel() {
+            Kernel::Spectral => {
+                window::pow_vartime_with(self.spectral().expect("pow_kernel checked it"), base, exp)
+            }
+            Kernel::Word => window::pow_vartime_with(self.word(), base, exp),
+        }
+    }
+
+    /// `base^exp mod N` in constant time in `base` and the bits of `exp` (word-level kernel at
+    /// every size; see [`fixed::pow_sec`]).
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `base`.
+    pub fn pow_sec(&self, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        fixed::pow_sec(self.word(), base, exp)
+    }
+
+    /// `[x_i y_i mod N]` in input order, in parallel.
+    ///
+    /// # Errors
+    /// [`MontError::EmptyBatch`], [`MontError::BatchLengthMismatch`], or
+    /// [`MontError::OperandOutOfRange`] naming `x` or `y` (checked before any work).
+    pub fn mul_many<T: AsRef<[Limb]> + Sync>(
+        &self,
+        xs: &[T],
+        ys: &[T],
+    ) -> Result<Vec<Vec<Limb>>, MontError> {
+        let (xs, ys) = self.batch(xs, ys, "x", "y")?;
+        self.prepare_kernel(self.mul_kernel());
+        Ok(xs
+            .par_iter()
+            .zip(ys.par_iter())
+            .with_min_len(self.min_chunk())
+            .map(|(x, y)| self.mul_checked(x, Some(y)))
+            .collect())
+    }
+
+    /// `[bases_i ^ exps_i mod N]` in input order, in parallel. Variable time.
+    ///
+    /// # Errors
+    /// [`MontError::EmptyBatch`], [`MontError::BatchLengthMismatch`], or
+    /// [`MontError::OperandOutOfRange`] naming `base` (checked before any work).
+    pub fn pow_many<B: AsRef<[Limb]> + Sync, E: AsRef<[Limb]> + Sync>(
+        &self,
+        bases: &[B],
+        exps: &[E],
+    ) -> Result<Vec<Vec<Limb>>, MontError> {
+        if bases.is_empty() || exps.is_empty() {
+            return Err(MontError::EmptyBatch);
+        }
+        if bases.len() != exps.len() {
+            return Err(MontError::BatchLengthMismatch {
+                left: bases.len(),
+                right: exps.len(),
+            });
+        }
+        let bases: Vec<Vec<Limb>> = bases
+            .iter()
+            .map(|b| self.operand(b.as_ref(), "base"))
+            .collect::<Result<_, _>>()?;
+        self.prepare_kernel(self.pow_kernel());
+        Ok(bases
+            .par_iter()
+            .zip(exps.par_iter())
+            .with_min_len(1)
+            .map(|(b, e)| self.pow_checked(b, e.as_ref()))
+            .collect())
+    }
+
+    /// Checks the two lists of a batch and every operand in them.
+    #[allow(clippy::type_complexity)]
+    fn batch<T: AsRef<[Limb]>>(
+        &self,
+        xs: &[T],
+        ys: &[T],
+        wx: &'static str,
+        wy: &'static str,
+    ) -> Result<(Vec<Vec<Limb>>, Vec<Vec<Limb>>), MontError> {
+        if xs.is_empty() || ys.is_empty() {
+            return Err(MontError::EmptyBatch);
+        }
+        if xs.len() != ys.len() {
+            return Err(MontError::BatchLengthMismatch {
+                left: xs.len(),
+                right: ys.len(),
+            });
+        }
+        let xs = xs
+            .iter()
+            .map(|x| self.operand(x.as_ref(), wx))
+            .collect::<Result<_, _>>()?;
+        let ys = ys
+            .iter()
+            .map(|y| self.operand(y.as_ref(), wy))
+            .collect::<Result<_, _>>()?;
+        Ok((xs, ys))
+    }
+
+    /// Builds the kernel's constants before the pool starts, so threads do not wait on it.
+    fn prepare_kernel(&self, k: Kernel) {
+        match k {
+            Kernel::Spectral => {
+                let _ = self.spectral();
+            }
+            Kernel::Word => {
+                let _ = self.word();
+            }
+        }
+    }
+
+    /// Products per rayon task: enough work per task to amortise the scheduling.
+    fn min_chunk(&self) -> usize {
+        let limbs = self.modulus.limbs();
+        (4096 / (limbs * limbs)).max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generic_table_parses() {
+        let t = Thresholds::generic();
+        assert!(t.spectral_mul_bits > 0 && t.spectral_pow_bits > 0);
+        assert!(t.spectral_pow_bits < u64::MAX && t.spectral_mul_bits < u64::MAX);
+    }
+
+    #[test]
+    fn table_syntax() {
+        let t = Thresholds::parse("# tuned\n[thresholds]\nspectral_mul_bits = 1_000\n").unwrap();
+        assert_eq!(t.spectral_mul_bits, 1000);
+        assert_eq!(t.spectral_pow_bits, Thresholds::generic().spectral_pow_bits);
+        assert_eq!(
+            Thresholds::parse("a = 1"),
+            Err(MontError::InvalidThresholds { line: 1 })
+        );
+        assert_eq!(
+            Thresholds::parse("\nspectral_pow_bits = -3"),
+            Err(MontError::InvalidThresholds { line: 2 })
+        );
+        assert_eq!(
+            Thresholds::parse("spectral_pow_bits"),
+            Err(MontError::InvalidThresholds { line: 1 })
+        );
+    }
+
+    #[test]
+    fn dispatch_by_size() {
+        let t = Thresholds {
+            spectral_mul_bits: 128,
+            spectral_pow_bits: 129,
+        };
+        let m = FastModulus::with_thresholds(&[u64::MAX, u64::MAX], t).unwrap();
+        assert_eq!(
+            (m.mul_kernel(), m.pow_kernel()),
+            (Kernel::Spectral, Kernel::Word)
+        );
+        let m = FastModulus::with_thresholds(&[u64::MAX], t).unwrap();
+        assert_eq!(
+            (m.mul_kernel(), m.pow_kernel()),
+            (Kernel::Word, Kernel::Word)
+        );
+        assert_eq!(Kernel::Spectral.name(), "spectral");
+    }
+
+    #[test]
+    fn batches() {
+        let m = FastModulus::new(&[101]).unwrap();
+        let xs = [vec![3u64], vec![100]];
+        let ys = [vec![5u64], vec![100]];
+        assert_eq!(m.mul_many(&xs, &ys).unwrap(), vec![vec![15], vec![1]]);
+        assert_eq!(
+            m.pow_many(&xs, &[vec![2u64], vec![0]]).unwrap(),
+            vec![vec![9], vec![1]]
+        );
+        let empty: [Vec<u64>; 0] = [];
+        assert_eq!(m.mul_many(&empty, &empty), Err(MontError::EmptyBatch));
+        assert_eq!(
+            m.pow_many(&xs, &[vec![1u64]]),
+            Err(MontError::BatchLengthMismatch { left: 2, right: 1 })
+        );
+        assert_eq!(
+            m.mul_many(&xs, &[vec![1u64], vec![101]]),
+            Err(MontError::OperandOutOfRange { which: "y" })
+        );
+    }
+}

@@ -1,0 +1,513 @@
+//! `fmlm3`: McLaughlin's wrap-around Montgomery multiplication with NTT products, the
+//! software form of FMLM3.
+//!
+//! Citation: P. McLaughlin, "New frameworks for Montgomery's modular multiplication method",
+//! Math. Comp. 73, 2004 (Algorithm 1 of FMLM3 = SPEC §1.3); the spectral organisation of FMLM3
+//! (SPEC §1.4: transforms of the modulus precomputed, cyclic and nega-cyclic products without
+//! zero-padding, a transformed operand reused across products, squaring with one operand
+//! transformed once).
+//!
+//! Variant (the roles of 2^l - 1 and 2^l + 1 of SPEC §1.3 swapped): the Montgomery constant is
+//! R = 2^l + 1 and the auxiliary modulus Q' = 2^l - 1, with l = 64 P and P a power of two. With
+//! l a power of two, R is a Fermat number, whose prime factors are all 1 mod 2^(lg l + 2): the
+//! gcd(N, R) = 1 precondition holds for every N without a factor of that form, where
+//! 2^l - 1 = (2^(l/2) - 1)(2^(l/2) + 1) is divisible by 3 and would rule out a third of all odd
+//! moduli. With x, y < N < 2^l:
+//!
+//! 1. m = x y N' mod R, N' = -N^-1 mod R: two nega-cyclic products (h = x y mod R, then
+//!    h N' mod R), each normalised to [0, 2^l] (2^l = -1 is kept as a flag);
+//! 2. S = (x y + m N) mod Q': one cyclic product sum, N's transform precomputed, m taken mod Q';
+//! 3. R = 2 mod Q', so t = S / 2 mod Q'; t = (x y + m N) / R has the parity of x y + m N
+//!    (R is odd) and lies in [0, 2N) with 2N <= 2 Q', which leaves s or s + Q';
+//! 4. one final subtraction: the output is fully reduced, 0 <= out < N.
+//!
+//! Word size / radix: digits are the 64-bit limbs (u = 64, B = 2^64), transform length P,
+//! l = 64 P >= bitlen(N). The products run modulo three 50-bit NTT primes (see
+//! [`super::prime`], [`super::ntt`]) and come back by CRT ([`super::crt`]). Transform count:
+//! a product of two fresh operands costs 9 length-P transforms (4 forward for the operands,
+//! forward of h and of m, 3 inverse), a squaring or a product with a prepared operand 7.
+//!
+//! Left out: FMLM3's Algorithm 3 (the triple product needs M > P^2 (B-1)^3, a fourth prime
+//! here), lazy (< 2N) outputs, and constant time (the carry loops branch on data).
+
+use num_bigint::BigUint;
+
+use super::crt::{sub_small, Crt};
+use super::ntt::NttTables;
+use super::{forward, inverse};
+use crate::error::MontError;
+use crate::limb::{self, Limb};
+use crate::params::OddModulus;
+use crate::pow::{window, MontKernel};
+
+/// Largest transform length: l = 64 * 2^16 = 2^22 bits, inside the coefficient bounds.
+pub const MAX_TRANSFORM_LEN: usize = 1 << 16;
+
+/// Per-modulus precomputation of the spectral kernel (built once, shared by every thread).
+#[derive(Clone, Debug)]
+pub struct SpectralParams {
+    /// N as exactly `s` limbs, and padded to `p` limbs.
+    n: Vec<Limb>,
+    n_pad: Vec<Limb>,
+    s: usize,
+    p: usize,
+    tables: [NttTables; 3],
+    crt: Crt,
+    /// Cyclic transform of N and nega-cyclic transform of N' (3 P residues each).
+    n_cyc: Vec<u64>,
+    np_nega: Vec<u64>,
+    /// R mod N and R^2 mod N as `s` limbs; R^2 mod N and 1 also as prepared elements.
+    r_mod_n: Vec<Limb>,
+    r2_mod_n: Vec<Limb>,
+    r2_elem: SpectralElem,
+    one_elem: SpectralElem,
+}
+
+/// A Montgomery-domain element of the spectral kernel: `p` limbs, optionally with its cyclic
+/// and nega-cyclic transforms (empty until [`MontKernel::prepare`]).
+#[derive(Clone, Debug)]
+pub struct SpectralElem {
+    limbs: Vec<Limb>,
+    cyc: Vec<u64>,
+    nega: Vec<u64>,
+}
+
+impl SpectralElem {
+    fn is_prepared(&self) -> bool {
+        !self.cyc.is_empty()
+    }
+}
+
+/// Working memory of one thread.
+#[derive(Debug)]
+pub struct SpectralScratch {
+    xc: Vec<u64>,
+    xn: Vec<u64>,
+    yc: Vec<u64>,
+    yn: Vec<u64>,
+    a: Vec<u64>,
+    h: Vec<Limb>,
+    m: Vec<Limb>,
+}
+
+impl SpectralParams {
+    /// Precomputes the kernel for `modulus`, with the shortest transform length P (a power of
+    /// two, at least 2) such that 64 P >= bitlen(N), doubling P while gcd(N, 2^(64P) + 1) > 1.
+    ///
+    /// Returns `None` when no P up to [`MAX_TRANSFORM_LEN`] works: N is wider than 2^22 bits
+    /// or shares a factor with each Fermat number tried (callers fall back to the word-level
+    /// kernel). Cost: one modular inverse and two reductions on num-bigint, three transforms.
+    #[must_use]
+    pub fn new(modulus: &OddModulus) -> Option<Self> {
+        let mut p = modulus.limbs().next_power_of_two().max(2);
+        while p <= MAX_TRANSFORM_LEN {
+            if let Some(params) = Self::with_len(modulus, p) {
+                return Some(params);
+            }
+            p *= 2;
+        }
+        None
+    }
+
+    /// Precomputes the kernel with transform length `p` (a power of two, `64 p >= bitlen(N)`),
+    /// or `None` if gcd(N, 2^(64p) + 1) > 1 or `p` is out of range.
+    #[must_use]
+    pub fn with_len(modulus: &OddModulus, p: usize) -> Option<Self> {
+        let s = modulus.limbs();
+        if !p.is_power_of_two() || !(2..=MAX_TRANSFORM_LEN).contains(&p) || p < s {
+            return None;
+        }
+        let n_big = to_big(modulus.as_limbs());
+        let r_big = (BigUint::from(1u8) << (64 * p)) + 1u8;
+        let n_inv = n_big.modinv(&r_big)?;
+        let n_prime = &r_big - n_inv; // -N^-1 mod R, in [1, R) and below 2^l because N > 1
+        let r_mod_n = from_big(&(&r_big % &n_big), s);
+        let r2_mod_n = from_big(&(&r_big * &r_big % &n_big), s);
+
+        let tables = [
+            NttTables::new(0, p),
+            NttTables::new(1, p),
+            NttTables::new(2, p),
+        ];
+        let mut n_pad = modulus.as_limbs().to_vec();
+        n_pad.resize(p, 0);
+        let mut params = Self {
+            n: modulus.as_limbs().to_vec(),
+            n_pad,
+            s,
+            p,
+            tables,
+            crt: Crt::new(),
+            n_cyc: vec![0; 3 * p],
+            np_nega: vec![0; 3 * p],
+            r_mod_n,
+            r2_mod_n: r2_mod_n.clone(),
+            r2_elem: SpectralElem {
+                limbs: Vec::new(),
+                cyc: Vec::new(),
+                nega: Vec::new(),
+            },
+            one_elem: SpectralElem {
+                limbs: Vec::new(),
+                cyc: Vec::new(),
+                nega: Vec::new(),
+            },
+        };
+        let mut n_cyc = vec![0; 3 * p];
+        params.load(&params.n_pad, 0, &mut n_cyc);
+        params.forward_all(&mut n_cyc, false);
+        let mut np_nega = vec![0; 3 * p];
+        params.load(&from_big(&n_prime, p), 0, &mut np_nega);
+        params.forward_all(&mut np_nega, true);
+        params.n_cyc = n_cyc;
+        params.np_nega = np_nega;
+
+        let mut sc = params.scratch();
+        let mut r2_elem = params.elem(&r2_mod_n);
+        params.prepare(&mut r2_elem, &mut sc);
+        let mut one = vec![0; s];
+        one[0] = 1;
+        let mut one_elem = params.elem(&one);
+        params.prepare(&mut one_elem, &mut sc);
+        params.r2_elem = r2_elem;
+        params.one_elem = one_elem;
+        Some(params)
+    }
+
+    /// N as `s` limbs.
+    #[must_use]
+    pub fn modulus(&self) -> &[Limb] {
+        &self.n
+    }
+
+    /// Transform length P.
+    #[must_use]
+    pub fn transform_len(&self) -> usize {
+        self.p
+    }
+
+    /// l = 64 P: the Montgomery constant is R = 2^l + 1.
+    #[must_use]
+    pub fn l_bits(&self) -> u64 {
+        64 * self.p as u64
+    }
+
+    /// R mod N as `s` limbs (the Montgomery form of 1).
+    #[must_use]
+    pub fn r_mod_n(&self) -> &[Limb] {
+        &self.r_mod_n
+    }
+
+    /// R^2 mod N as `s` limbs.
+    #[must_use]
+    pub fn r2_mod_n(&self) -> &[Limb] {
+        &self.r2_mod_n
+    }
+
+    /// Montgomery product `x y R^-1 mod N` (R = 2^l + 1) as `s` limbs, fully reduced.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `x` or `y` if it is not below N.
+    pub fn mont_mul(&self, x: &[Limb], y: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        let x = self.elem(&self.operand(x, "x")?);
+        let y = self.elem(&self.operand(y, "y")?);
+        let mut sc = self.scratch();
+        let mut out = x.clone();
+        self.mul(&x, &y, &mut out, &mut sc);
+        Ok(out.limbs[..self.s].to_vec())
+    }
+
+    /// `base^exp mod N` by sliding windows over this kernel. Variable time.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `base` if `base >= N`.
+    pub fn pow_vartime(&self, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        let base = self.operand(base, "base")?;
+        Ok(window::pow_vartime_with(self, &base, exp))
+    }
+
+    /// Checks `x < N` and returns it as `s` limbs.
+    fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
+        if limb::cmp(x, &self.n).is_ge() {
+            return Err(MontError::OperandOutOfRange { which });
+        }
+        let mut out = vec![0; self.s];
+        let len = limb::normalized_len(x);
+        out[..len].copy_from_slice(&x[..len]);
+        Ok(out)
+    }
+
+    /// An unprepared element from `s` (or fewer) limbs.
+    fn elem(&self, x: &[Limb]) -> SpectralElem {
+        let mut limbs = x.to_vec();
+        limbs.resize(self.p, 0);
+        SpectralElem {
+            limbs,
+            cyc: Vec::new(),
+            nega: Vec::new(),
+        }
+    }
+
+    /// Residues of the `p` digits of `x` for the three primes into `dst` (3 P entries, in
+    /// [0, 4q)), plus `adjust` (-1, 0 or +1) on digit 0: the flagged value 2^l enters a
+    /// nega-cyclic product as -1 and a cyclic one as +1.
+    fn load(&self, x: &[Limb], adjust: i8, dst: &mut [u64]) {
+        for (t, chunk) in self.tables.iter().zip(dst.chunks_exact_mut(self.p)) {
+            let pr = &t.prime;
+            for (d, &v) in chunk.iter_mut().zip(x) {
+                *d = pr.reduce_lazy(v);
+            }
+            match adjust {
+                -1 => chunk[0] += pr.q2 - 1,
+                1 => chunk[0] += 1,
+                _ => {}
+            }
+        }
+    }
+
+    fn forward_all(&self, a: &mut [u64], nega: bool) {
+        for (t, chunk) in self.tables.iter().zip(a.chunks_exact_mut(self.p)) {
+            forward(chunk, t, nega);
+        }
+    }
+
+    fn inverse_all(&self, a: &mut [u64], nega: bool) {
+        for (t, chunk) in self.tables.iter().zip(a.chunks_exact_mut(self.p)) {
+            inverse(chunk, t, nega);
+        }
+    }
+
+    /// The cyclic and nega-cyclic transforms of `x` into `c` and `n`.
+    fn transform(&self, x: &[Limb], c: &mut [u64], n: &mut [u64]) {
+        self.load(x, 0, c);
+        n.copy_from_slice(c);
+        self.forward_all(c, false);
+        self.forward_all(n, true);
+    }
+
+    /// `a = a (.) b` position-wise (Montgomery products, [0, 2q)).
+    fn pointwise(&self, a: &mut [u64], b: &[u64]) {
+        for ((t, ca), cb) in self
+            .tables
+            .iter()
+            .zip(a.chunks_exact_mut(self.p))
+            .zip(b.chunks_exact(self.p))
+        {
+            let pr = &t.prime;
+            for (x, &y) in ca.iter_mut().zip(cb) {
+                *x = pr.mont_mul(*x, y);
+            }
+        }
+    }
+
+    /// `dst = a (.) b`, position-wise.
+    fn pointwise_into(&self, dst: &mut [u64], a: &[u64], b: &[u64]) {
+        for (((t, d), ca), cb) in self
+            .tables
+            .iter()
+            .zip(dst.chunks_exact_mut(self.p))
+            .zip(a.chunks_exact(self.p))
+            .zip(b.chunks_exact(self.p))
+        {
+            let pr = &t.prime;
+            for ((o, &x), &y) in d.iter_mut().zip(ca).zip(cb) {
+                *o = pr.mont_mul(x, y);
+            }
+        }
+    }
+
+    /// `acc = a (.) b + acc (.) c`, reduced to [0, 2q): the spectral sum x y + m N.
+    fn pointwise_sum(&self, acc: &mut [u64], a: &[u64], b: &[u64], c: &[u64]) {
+        let p = self.p;
+        for (j, t) in self.tables.iter().enumerate() {
+            let pr = &t.prime;
+            let r = j * p..(j + 1) * p;
+            for (((o, &x), &y), &z) in acc[r.clone()]
+                .iter_mut()
+                .zip(&a[r.clone()])
+                .zip(&b[r.clone()])
+                .zip(&c[r])
+            {
+                let v = pr.mont_mul(x, y) + pr.mont_mul(*o, z);
+                *o = v.min(v.wrapping_sub(pr.q2));
+            }
+        }
+    }
+
+    /// The kernel: `out = x y R^-1 mod N` (`y = None`: `x^2 R^-1 mod N`), `p` limbs each.
+    fn mont_core(
+        &self,
+        x: &SpectralElem,
+        y: Option<&SpectralElem>,
+        out: &mut [Limb],
+        sc: &mut SpectralScratch,
+    ) {
+        let p = self.p;
+        let SpectralScratch {
+            xc,
+            xn,
+            yc,
+            yn,
+            a,
+            h,
+            m,
+        } = sc;
+        // Transforms of the operands: prepared ones are reused, fresh ones computed once.
+        let (xc, xn): (&[u64], &[u64]) = if x.is_prepared() {
+            (&x.cyc, &x.nega)
+        } else {
+            self.transform(&x.limbs, xc, xn);
+            (xc, xn)
+        };
+        let (yc, yn): (&[u64], &[u64]) = match y {
+            None => (xc, xn),
+            Some(y) if y.is_prepared() => (&y.cyc, &y.nega),
+            Some(y) => {
+                self.transform(&y.limbs, yc, yn);
+                (yc, yn)
+            }
+        };
+        let y_low = y.map_or(x.limbs[0], |y| y.limbs[0]);
+
+        // Step 1a: h = x y mod R (nega-cyclic product).
+        self.pointwise_into(a, xn, yn);
+        self.inverse_all(a, true);
+        let h_top = self.crt.collect_nega(self.residues(a), h);
+        // Step 1b: m = h N' mod R.
+        self.load(h, if h_top { -1 } else { 0 }, a);
+        self.forward_all(a, true);
+        self.pointwise(a, &self.np_nega);
+        self.inverse_all(a, true);
+        let m_top = self.crt.collect_nega(self.residues(a), m);
+        // Step 2: S = (x y + m N) mod Q' (cyclic; m = 2^l is 1 mod Q').
+        self.load(m, if m_top { 1 } else { 0 }, a);
+        self.forward_all(a, false);
+        self.pointwise_sum(a, xc, yc, &self.n_cyc);
+        self.inverse_all(a, false);
+        let sv = &mut out[..p];
+        self.crt.collect_cyc(self.residues(a), sv);
+
+        // Step 3: s = S / 2 mod Q' (S odd: (S + 2^l - 1) / 2 = (S - 1) / 2 + 2^(l-1)).
+        let odd = sv[0] & 1;
+        for i in 0..p {
+            let next = if i + 1 < p { sv[i + 1] } else { 0 };
+            sv[i] = (sv[i] >> 1) | (next << 63);
+        }
+        sv[p - 1] |= odd << 63;
+        // t = s or s + Q', whichever has the parity of x y + m N (N is odd; m = 2^l is even).
+        let parity = (x.limbs[0] & y_low & 1) ^ (m[0] & 1);
+        let mut top = false;
+        if sv[0] & 1 != parity {
+            // s + 2^l - 1: set the top bit, then subtract 1 (s = 0 gives 2^l - 1, no top).
+            top = !sub_small(sv, 1);
+        }
+        // Step 4: t < 2N, one subtraction.
+        if top || limb::cmp(sv, &self.n_pad).is_ge() {
+            let borrow = limb::sub_assign(sv, &self.n_pad);
+            debug_assert_eq!(borrow == 1, top, "fmlm3: t >= 2N");
+        }
+        debug_assert!(
+            limb::cmp(sv, &self.n_pad).is_lt(),
+            "fmlm3: output not reduced"
+        );
+    }
+
+    fn residues<'a>(&self, a: &'a [u64]) -> [&'a [u64]; 3] {
+        let p = self.p;
+        [&a[..p], &a[p..2 * p], &a[2 * p..3 * p]]
+    }
+}
+
+impl MontKernel for SpectralParams {
+    type Elem = SpectralElem;
+    type Scratch = SpectralScratch;
+
+    fn scratch(&self) -> SpectralScratch {
+        let r = || vec![0u64; 3 * self.p];
+        SpectralScratch {
+            xc: r(),
+            xn: r(),
+            yc: r(),
+            yn: r(),
+            a: r(),
+            h: vec![0; self.p],
+            m: vec![0; self.p],
+        }
+    }
+
+    fn one(&self) -> SpectralElem {
+        self.elem(&self.r_mod_n)
+    }
+
+    fn to_mont(&self, x: &[Limb], sc: &mut SpectralScratch) -> SpectralElem {
+        let x = self.elem(x);
+        let mut out = x.clone();
+        self.mont_core(&x, Some(&self.r2_elem), &mut out.limbs, sc);
+        out
+    }
+
+    fn from_mont(&self, a: &SpectralElem, sc: &mut SpectralScratch) -> Vec<Limb> {
+        let mut out = vec![0; self.p];
+        self.mont_core(a, Some(&self.one_elem), &mut out, sc);
+        out.truncate(self.s);
+        out
+    }
+
+    fn mul(
+        &self,
+        a: &SpectralElem,
+        b: &SpectralElem,
+        out: &mut SpectralElem,
+        sc: &mut SpectralScratch,
+    ) {
+        out.limbs.resize(self.p, 0);
+        out.cyc.clear();
+        out.nega.clear();
+        self.mont_core(a, Some(b), &mut out.limbs, sc);
+    }
+
+    fn sqr(&self, a: &SpectralElem, out: &mut SpectralElem, sc: &mut SpectralScratch) {
+        out.limbs.resize(self.p, 0);
+        out.cyc.clear();
+        out.nega.clear();
+        self.mont_core(a, None, &mut out.limbs, sc);
+    }
+
+    fn prepare(&self, b: &mut SpectralElem, _sc: &mut SpectralScratch) {
+        if !b.is_prepared() {
+            let mut c = vec![0; 3 * self.p];
+            let mut n = vec![0; 3 * self.p];
+            self.transform(&b.limbs, &mut c, &mut n);
+            b.cyc = c;
+            b.nega = n;
+        }
+    }
+
+    fn limbs(&self) -> usize {
+        self.s
+    }
+
+    fn wrap(&self, x: &[Limb]) -> SpectralElem {
+        self.elem(x)
+    }
+
+    fn unwrap(&self, a: &SpectralElem) -> Vec<Limb> {
+        a.limbs[..self.s].to_vec()
+    }
+}
+
+fn to_big(limbs: &[Limb]) -> BigUint {
+    BigUint::from_slice(
+        &limbs
+            .iter()
+            .flat_map(|&l| [l as u32, (l >> 32) as u32])
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn from_big(x: &BigUint, len: usize) -> Vec<Limb> {
+    let mut v = x.to_u64_digits();
+    debug_assert!(v.len() <= len);
+    v.resize(len, 0);
+    v
+}

@@ -1,0 +1,55 @@
+//! Spectral Montgomery multiplication for large moduli: McLaughlin's wrap-around Montgomery
+//! (FMLM3) with cyclic and nega-cyclic number-theoretic transforms over three 50-bit primes.
+//!
+//! * [`prime`]: the primes and their Shoup / Montgomery word products;
+//! * [`ntt`]: length-P cyclic and nega-cyclic transforms (portable loops);
+//! * `ifma`: the same butterflies on AVX-512 IFMA, behind runtime detection (x86-64 only);
+//! * [`crt`]: Garner's CRT and the carry folding modulo 2^l -+ 1;
+//! * [`fmlm3`]: the Montgomery kernel ([`SpectralParams`]), an exponentiation kernel.
+//!
+//! Why these transforms, and the measurements behind the choice: `docs/performance.md`,
+//! section "Kernel choice".
+
+pub mod crt;
+pub mod fmlm3;
+#[cfg(target_arch = "x86_64")]
+mod ifma;
+pub mod ntt;
+pub mod prime;
+
+pub use fmlm3::{SpectralElem, SpectralParams, SpectralScratch, MAX_TRANSFORM_LEN};
+
+/// True when the transforms run on AVX-512 IFMA (x86-64 CPUs that have it, unless the
+/// environment variable `MONTLAB_NO_IFMA` is set, which forces the portable loops).
+#[must_use]
+pub fn uses_ifma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *USE.get_or_init(|| ifma::available() && std::env::var_os("MONTLAB_NO_IFMA").is_none())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Forward transform of one prime's residues (see [`ntt::forward_portable`] for the contract).
+#[inline]
+pub fn forward(a: &mut [u64], t: &ntt::NttTables, nega: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if t.len >= ifma::MIN_LEN && uses_ifma() {
+        return ifma::forward(a, t, nega);
+    }
+    ntt::forward_portable(a, t, nega);
+}
+
+/// Inverse transform of one prime's residues (see [`ntt::inverse_portable`]).
+#[inline]
+pub fn inverse(a: &mut [u64], t: &ntt::NttTables, nega: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if t.len >= ifma::MIN_LEN && uses_ifma() {
+        return ifma::inverse(a, t, nega);
+    }
+    ntt::inverse_portable(a, t, nega);
+}

@@ -1,0 +1,205 @@
+//! Radix-2 number-theoretic transforms of length P modulo one NTT prime, cyclic (mod X^P - 1)
+//! and nega-cyclic (mod X^P + 1), with no zero-padding and no bit-reversal pass.
+//!
+//! Citation: the negacyclic transform merges the twist by powers of a 2P-th root psi into the
+//! butterflies (P. Longa, M. Naehrig, "Speeding up the number theoretic transform for faster
+//! ideal lattice-based cryptography", CANS 2016, Algs. 1-2; the layout of Kyber's reference
+//! `ntt`/`invntt`); the butterflies are Harvey's lazy ones ("Faster arithmetic for
+//! number-theoretic transforms", J. Symb. Comp. 60, 2014, Algs. 4 and 3): forward
+//! Cooley-Tukey on inputs in [0, 4q), inverse Gentleman-Sande on inputs in [0, 2q).
+//!
+//! Both kinds share one twiddle table z[k] = psi^brv(k), k < P (brv over lg P bits): level j
+//! of the forward transform multiplies block b by z[2^j + b] (nega-cyclic: node X^len - z^2
+//! splits into X^(len/2) -+ z) or by z[b] (cyclic: the tree of X^P - 1). The forward output is
+//! in bit-reversed order, which the inverse expects; products are taken position-wise.
+//!
+//! Ranges: [`forward`] takes residues in [0, 4q) and returns [0, 4q). [`inverse`] takes
+//! [0, 2q) and returns the fully reduced coefficients times `scale` (P^-1 2^64, so that a
+//! Montgomery product per position in between is undone). The portable loops here are the
+//! reference; `super::ifma` runs the same butterflies 8 lanes wide where the CPU has it.
+//! Conditional subtractions are written `x.min(x - b)` (wrapping): branch-free, because the
+//! residues are random and a branch would mispredict about half the time.
+
+use super::prime::{inv_mod, mul_mod, pow_mod, shoup_mul, shoup_pre, Prime, GENERATORS};
+
+/// Twiddle tables for one prime and one transform length P (a power of two >= 2).
+#[derive(Clone, Debug)]
+pub struct NttTables {
+    /// The prime and its constants.
+    pub(crate) prime: Prime,
+    /// Transform length P.
+    pub(crate) len: usize,
+    /// z[k] = psi^brv(k) and its Shoup constant (64-bit).
+    pub(crate) z: Vec<u64>,
+    pub(crate) zs: Vec<u64>,
+    /// zi[k] = z[k]^-1 and its Shoup constant.
+    pub(crate) zi: Vec<u64>,
+    pub(crate) zis: Vec<u64>,
+    /// P^-1 2^64 mod q and its Shoup constant: the inverse transform's final factor.
+    pub(crate) scale: u64,
+    pub(crate) scale_s: u64,
+    /// 52-bit Shoup constants floor(w 2^52 / q) of z, zi and scale, for the IFMA path.
+    pub(crate) zs52: Vec<u64>,
+    pub(crate) zis52: Vec<u64>,
+    pub(crate) scale_s52: u64,
+}
+
+/// Shoup's constant floor(w 2^52 / q) for 52-bit lanes.
+fn shoup_pre52(w: u64, q: u64) -> u64 {
+    ((u128::from(w) << 52) / u128::from(q)) as u64
+}
+
+/// Bit reversal of the low `bits` bits of `k`.
+fn brv(k: usize, bits: u32) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        k.reverse_bits() >> (usize::BITS - bits)
+    }
+}
+
+impl NttTables {
+    /// Tables for the prime of index `which` and length `len` (a power of two, 2 <= len <= 2^21).
+    ///
+    /// # Panics
+    /// If `len` is not a power of two in 2..=2^21 or `which > 2`.
+    #[must_use]
+    pub fn new(which: usize, len: usize) -> Self {
+        let q = super::prime::PRIMES[which];
+        assert!(len.is_power_of_two() && len >= 2 && (q - 1).is_multiple_of(2 * len as u64));
+        let prime = Prime::new(q);
+        let psi = pow_mod(GENERATORS[which], (q - 1) / (2 * len as u64), q);
+        debug_assert_eq!(pow_mod(psi, len as u64, q), q - 1, "psi must have order 2P");
+        let bits = len.trailing_zeros();
+        let z: Vec<u64> = (0..len)
+            .map(|k| pow_mod(psi, brv(k, bits) as u64, q))
+            .collect();
+        let zi: Vec<u64> = z.iter().map(|&w| inv_mod(w, q)).collect();
+        let zs = z.iter().map(|&w| shoup_pre(w, q)).collect();
+        let zis = zi.iter().map(|&w| shoup_pre(w, q)).collect();
+        let scale = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 64, q), q);
+        Self {
+            zs52: z.iter().map(|&w| shoup_pre52(w, q)).collect(),
+            zis52: zi.iter().map(|&w| shoup_pre52(w, q)).collect(),
+            scale_s52: shoup_pre52(scale, q),
+            scale_s: shoup_pre(scale, q),
+            prime,
+            len,
+            z,
+            zs,
+            zi,
+            zis,
+            scale,
+        }
+    }
+}
+
+/// In-place forward transform, portable loops. `a.len() == t.len`, entries in [0, 4q) on
+/// entry, in [0, 4q) and bit-reversed order on return.
+pub fn forward_portable(a: &mut [u64], t: &NttTables, nega: bool) {
+    let n = t.len;
+    let (q, q2) = (t.prime.q, t.prime.q2);
+    let a = &mut a[..n];
+    let mut blocks = 1;
+    let mut half = n / 2;
+    while half >= 1 {
+        for b in 0..blocks {
+            let k = if nega { blocks + b } else { b };
+            let (w, ws) = (t.z[k], t.zs[k]);
+            let (lo, hi) = a[2 * b * half..2 * (b + 1) * half].split_at_mut(half);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let u = (*x).min(x.wrapping_sub(q2)); // u mod 2q, branch-free
+                let v = shoup_mul(*y, w, ws, q);
+                *x = u + v;
+                *y = u + q2 - v;
+            }
+        }
+        blocks *= 2;
+        half /= 2;
+    }
+}
+
+/// In-place inverse transform, portable loops: entries in [0, 2q) and bit-reversed order on
+/// entry; on return the coefficients in natural order, times P^-1 2^64, fully reduced.
+pub fn inverse_portable(a: &mut [u64], t: &NttTables, nega: bool) {
+    let n = t.len;
+    let (q, q2) = (t.prime.q, t.prime.q2);
+    let a = &mut a[..n];
+    let mut blocks = n / 2;
+    let mut half = 1;
+    while blocks >= 1 {
+        for b in 0..blocks {
+            let k = if nega { blocks + b } else { b };
+            let (w, ws) = (t.zi[k], t.zis[k]);
+            let (lo, hi) = a[2 * b * half..2 * (b + 1) * half].split_at_mut(half);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (u, v) = (*x, *y);
+                let s = u + v;
+                *x = s.min(s.wrapping_sub(q2));
+                *y = shoup_mul(u + q2 - v, w, ws, q);
+            }
+        }
+        blocks /= 2;
+        half *= 2;
+    }
+    for x in a.iter_mut() {
+        let r = shoup_mul(*x, t.scale, t.scale_s, q);
+        *x = r.min(r.wrapping_sub(q));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Naive cyclic / nega-cyclic convolution mod q.
+    fn naive(a: &[u64], b: &[u64], q: u64, nega: bool) -> Vec<u64> {
+        let n = a.len();
+        let mut c = vec![0u64; n];
+        for (i, &ai) in a.iter().enumerate() {
+            for (j, &bj) in b.iter().enumerate() {
+                let p = mul_mod(ai, bj, q);
+                let k = (i + j) % n;
+                if nega && i + j >= n {
+                    c[k] = (c[k] + q - p) % q;
+                } else {
+                    c[k] = (c[k] + p) % q;
+                }
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn convolutions_match_naive() {
+        let mut seed = 0x1234_5678u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            seed >> 11
+        };
+        for which in 0..3 {
+            for len in [2usize, 4, 8, 32, 64] {
+                let t = NttTables::new(which, len);
+                let q = t.prime.q;
+                for nega in [false, true] {
+                    let a: Vec<u64> = (0..len).map(|_| next() % q).collect();
+                    let b: Vec<u64> = (0..len).map(|_| next() % q).collect();
+                    let (mut fa, mut fb) = (a.clone(), b.clone());
+                    forward_portable(&mut fa, &t, nega);
+                    forward_portable(&mut fb, &t, nega);
+                    let mut c: Vec<u64> = fa
+                        .iter()
+                        .zip(&fb)
+                        .map(|(&x, &y)| t.prime.mont_mul(x, y))
+                        .collect();
+                    inverse_portable(&mut c, &t, nega);
+                    assert_eq!(
+                        c,
+                        naive(&a, &b, q, nega),
+                        "prime {which} len {len} nega {nega}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! `FastModulus` against the num-bigint oracle on both sides of every threshold: the generic
+//! table's cut-overs (exact sizes cut - 65 .. cut + 64), tables moved down to small sizes so
+//! proptest reaches the spectral kernel on 1..=64-limb moduli, edge moduli (2^k +- small,
+//! all-ones) with x = y = N - 1, constant-time `pow_sec`, and the batch calls.
+
+mod common;
+
+use common::{big, edge_moduli, edge_operands, hexdump, limbs, oracle_pow, strip, Rng};
+use montlab_core::{FastModulus, Kernel, MontError, Thresholds};
+use num_bigint::BigUint;
+use num_traits::One;
+use proptest::prelude::*;
+
+fn check(
+    m: &FastModulus,
+    n: &BigUint,
+    x: &BigUint,
+    y: &BigUint,
+    e: &BigUint,
+) -> Result<(), String> {
+    let dump = || {
+        format!(
+            "{} kernels {:?}/{:?}",
+            hexdump(&[("N", n), ("x", x), ("y", y), ("e", e)]),
+            m.mul_kernel(),
+            m.pow_kernel()
+        )
+    };
+    let s = m.modulus().len();
+    let got = m
+        .mul(&limbs(x), &limbs(y))
+        .map_err(|err| format!("mul: {err}"))?;
+    if got.len() != s || strip(got.clone()) != limbs(&(x * y % n)) {
+        return Err(format!("mul: got {:#x}; {}", big(&got), dump()));
+    }
+    let got = m.sqr(&limbs(x)).map_err(|err| format!("sqr: {err}"))?;
+    if strip(got.clone()) != limbs(&(x * x % n)) {
+        return Err(format!("sqr: got {:#x}; {}", big(&got), dump()));
+    }
+    let want = oracle_pow(x, e, n);
+    let got = m
+        .pow(&limbs(x), &limbs(e))
+        .map_err(|err| format!("pow: {err}"))?;
+    if got.len() != s || strip(got.clone()) != limbs(&want) {
+        return Err(format!("pow: got {:#x}; {}", big(&got), dump()));
+    }
+    let got = m
+        .pow_sec(&limbs(x), &limbs(e))
+        .map_err(|err| format!("pow_sec: {err}"))?;
+    if strip(got.clone()) != limbs(&want) {
+        return Err(format!("pow_sec: got {:#x}; {}", big(&got), dump()));
+    }
+    Ok(())
+}
+
+/// A random modulus of exactly `bits` bits.
+fn modulus_of(rng: &mut Rng, bits: u64) -> BigUint {
+    let s = bits.div_ceil(64) as usize;
+    let v: Vec<u64> = (0..s).map(|_| rng.next_u64()).collect();
+    let x = big(&v) % (BigUint::one() << (bits - 1));
+    x | (BigUint::one() << (bits - 1)) | BigUint::one()
+}
+
+#[test]
+fn both_sides_of_the_generic_thresholds() {
+    let seed = common::seed("engine::generic_thresholds");
+    let mut rng = Rng::new(seed, "engine-generic");
+    let t = Thresholds::generic();
+    for cut in [t.spectral_mul_bits, t.spectral_pow_bits] {
+        for bits in [cut - 65, cut - 1, cut, cut + 1, cut + 64] {
+            let n = modulus_of(&mut rng, bits);
+            let m = FastModulus::new(&limbs(&n)).unwrap();
+            let side = |c: u64| {
+                if bits >= c {
+                    Kernel::Spectral
+                } else {
+                    Kernel::Word
+                }
+            };
+            assert_eq!(m.mul_kernel(), side(t.spectral_mul_bits));
+            assert_eq!(m.pow_kernel(), side(t.spectral_pow_bits));
+            let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
+            check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
+        }
+    }
+}
+
+#[test]
+fn edge_moduli_on_both_kernels() {
+    let seed = common::seed("engine::edge_moduli");
+    let mut rng = Rng::new(seed, "engine-edge");
+    for cut in [2u64, u64::MAX] {
+        let t = Thresholds {
+            spectral_mul_bits: cut,
+            spectral_pow_bits: cut,
+        };
+        for n in edge_moduli().into_iter().filter(|n| n.bits() <= 1100) {
+            let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
+            for (x, y) in edge_operands(&n) {
+                let e = BigUint::from(rng.next_u64() >> 40);
+                check(&m, &n, &x, &y, &e).unwrap();
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(48))]
+
+    /// Random and structured moduli with the cut-over at a random size: each case lands on one
+    /// side, and over the run both kernels meet every modulus shape.
+    #[test]
+    fn matches_oracle_with_moved_thresholds(
+        (n, x, y) in common::modulus().prop_flat_map(|n| {
+            let (x, y) = (common::operand(&n), common::operand(&n));
+            (Just(n), x, y)
+        }),
+        cut in 2u64..4096,
+        e in proptest::collection::vec(any::<u64>(), 0..3),
+    ) {
+        let t = Thresholds { spectral_mul_bits: cut, spectral_pow_bits: cut };
+        let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
+        if let Err(msg) = check(&m, &n, &x, &y, &big(&e)) {
+            return Err(TestCaseError::fail(msg));
+        }
+    }
+}
+
+#[test]
+fn batches_keep_input_order() {
+    let seed = common::seed("engine::batches");
+    let mut rng = Rng::new(seed, "engine-batch");
+    for cut in [2u64, u64::MAX] {
+        let t = Thresholds {
+            spectral_mul_bits: cut,
+            spectral_pow_bits: cut,
+        };
+        let n = modulus_of(&mut rng, 1000);
+        let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
+        let k = common::scaled(9) as usize;
+        let xs: Vec<Vec<u64>> = (0..k).map(|_| limbs(&rng.below(&n))).collect();
+        let ys: Vec<Vec<u64>> = (0..k).map(|_| limbs(&rng.below(&n))).collect();
+        let es: Vec<Vec<u64>> = (0..k).map(|i| vec![rng.next_u64(); i % 3]).collect();
+        let prods = m.mul_many(&xs, &ys).unwrap();
+        let pows = m.pow_many(&xs, &es).unwrap();
+        for i in 0..k {
+            let (x, y, e) = (big(&xs[i]), big(&ys[i]), big(&es[i]));
+            assert_eq!(
+                strip(prods[i].clone()),
+                limbs(&(&x * &y % &n)),
+                "mul_many[{i}]"
+            );
+            assert_eq!(
+                strip(pows[i].clone()),
+                limbs(&oracle_pow(&x, &e, &n)),
+                "pow_many[{i}]"
+            );
+        }
+        assert_eq!(
+            m.pow_many(&xs, &es[..1]),
+            Err(MontError::BatchLengthMismatch { left: k, right: 1 })
+        );
+    }
+}
+
+#[test]
+fn rejects_bad_input() {
+    assert_eq!(
+        FastModulus::new(&[]).err(),
+        Some(MontError::ModulusTooSmall)
+    );
+    assert_eq!(FastModulus::new(&[4]).err(), Some(MontError::EvenModulus));
+    let m = FastModulus::new(&[7]).unwrap();
+    assert_eq!(
+        m.mul(&[7], &[1]),
+        Err(MontError::OperandOutOfRange { which: "x" })
+    );
+    assert_eq!(
+        m.sqr(&[0, 1]),
+        Err(MontError::OperandOutOfRange { which: "x" })
+    );
+    assert_eq!(
+        m.pow(&[9], &[1]),
+        Err(MontError::OperandOutOfRange { which: "base" })
+    );
+    assert_eq!(
+        m.pow_sec(&[9], &[1]),
+        Err(MontError::OperandOutOfRange { which: "base" })
+    );
+    let none: [Vec<u64>; 0] = [];
+    assert_eq!(m.pow_many(&none, &none), Err(MontError::EmptyBatch));
+}

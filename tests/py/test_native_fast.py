@@ -1,0 +1,245 @@
+"""The fast native engine (montlab._native.FastModulus, powm) against Python's own arithmetic.
+
+Both kernels (word-level and spectral) are checked on both sides of every threshold: the
+generic table, and tables set with ``set_thresholds`` that move the cut-overs down to small
+sizes so the spectral kernel is exercised cheaply. Also: structured edge moduli, constant-time
+``pow_sec``, batches (order, broadcasting, errors), every bad input, and the ``montlab.powm``
+front door. Large sizes with full exponents run under ``-m slow`` (gmpy2 as the oracle there).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from conftest import hexdump, scaled
+from montlab.errors import ModulusError, OperandError, ParameterError
+from montlab.testing import edge_moduli, random_modulus
+
+native = pytest.importorskip("montlab._native", reason="native extension not built")
+FastModulus = native.FastModulus
+
+
+@pytest.fixture
+def table() -> Iterator[None]:
+    """Lets a test replace the threshold table; the generic one is restored afterwards."""
+    yield
+    native.set_thresholds(None)
+
+
+def force(mul_bits: int, pow_bits: int) -> None:
+    native.set_thresholds(f"spectral_mul_bits = {mul_bits}\nspectral_pow_bits = {pow_bits}\n")
+
+
+def check(m: FastModulus, x: int, y: int, e: int) -> None:
+    n = m.modulus
+    msg = hexdump(N=n, x=x, y=y, e=e) + f" kernels={m.mul_kernel}/{m.pow_kernel}"
+    assert m.mul(x, y) == x * y % n, msg
+    assert m.sqr(x) == x * x % n, msg
+    assert m.pow(x, e) == pow(x, e, n), msg
+
+
+def test_generic_table() -> None:
+    t = native.thresholds()
+    assert set(t) == {"spectral_mul_bits", "spectral_pow_bits"}
+    assert all(v > 0 for v in t.values())
+    assert "spectral_pow_bits" in native.GENERIC_THRESHOLDS
+    assert isinstance(native.IFMA, bool)
+    m = FastModulus(2**521 - 1)
+    assert m.thresholds == t and m.bits == 521 and m.modulus == 2**521 - 1
+    assert (m.mul_kernel, m.pow_kernel) == ("word", "word")
+    assert "521-bit" in repr(m)
+
+
+def test_both_sides_of_the_generic_thresholds(rng: random.Random) -> None:
+    t = native.thresholds()
+    for cut in sorted(set(t.values())):
+        for bits in (cut - 65, cut - 1, cut, cut + 1, cut + 64):
+            n = random_modulus(rng, bits)
+            m = FastModulus(n)
+            want_mul = "spectral" if bits >= t["spectral_mul_bits"] else "word"
+            want_pow = "spectral" if bits >= t["spectral_pow_bits"] else "word"
+            assert (m.mul_kernel, m.pow_kernel) == (want_mul, want_pow)
+            check(m, rng.randrange(n), n - 1, rng.getrandbits(96))
+
+
+@pytest.mark.parametrize("cut", [64, 128, 1000])
+def test_both_sides_of_moved_thresholds(cut: int, rng: random.Random, table: None) -> None:
+    force(cut, cut)
+    for bits in (cut - 1, cut, cut + 1, cut + 63, 2 * cut + 5):
+        for _ in range(scaled(3)):
+            n = random_modulus(rng, bits)
+            m = FastModulus(n)
+            assert m.pow_kernel == ("spectral" if bits >= cut else "word")
+            check(
+                m, rng.randrange(n), rng.randrange(n), rng.getrandbits(rng.choice([5, 200, bits]))
+            )
+
+
+def test_spectral_random_sizes(rng: random.Random, table: None) -> None:
+    force(2, 2)
+    for _ in range(scaled(40)):
+        bits = rng.choice([2, 3, 64, 65, 127, 128, 129, 1024, 1025, rng.randint(2, 3000)])
+        n = random_modulus(rng, bits)
+        m = FastModulus(n)
+        assert m.mul_kernel == "spectral" and m.transform_len is not None
+        assert 64 * m.transform_len >= bits
+        check(m, rng.randrange(n), rng.randrange(n), rng.getrandbits(rng.choice([1, 64, bits])))
+
+
+@pytest.mark.parametrize("bits", [64, 128, 191, 1024, 2048])
+def test_edge_moduli_both_kernels(bits: int, rng: random.Random, table: None) -> None:
+    moduli = set(edge_moduli(bits)) | {(1 << bits) - 1, (1 << bits) + 1, (1 << bits) - 3}
+    for cut in (2, 10**9):  # spectral everywhere, then word-level everywhere
+        force(cut, cut)
+        for n in sorted(k for k in moduli if k > 1 and k % 2):
+            m = FastModulus(n)
+            hi = n - 1
+            for x, y in [(0, 0), (1, 1), (hi, hi), (hi, 1), (n // 2, hi)]:
+                check(m, x, y, rng.getrandbits(70))
+            assert m.pow(hi, 2) == 1 and m.pow(0, 0) == 1 and m.pow(0, 3) == 0
+
+
+def test_fermat_factor_modulus(table: None) -> None:
+    # 59649589127497217 divides 2^128 + 1, the R of the shortest transform for a 1-limb N:
+    # the spectral kernel must move to a longer transform and stay exact.
+    force(2, 2)
+    n = 59649589127497217
+    m = FastModulus(n)
+    assert m.transform_len == 4
+    check(m, n - 1, 12345, 2**70 + 3)
+
+
+def test_pow_sec_matches_pow(rng: random.Random) -> None:
+    for bits in (64, 521, 1024, 2048):
+        n = random_modulus(rng, bits)
+        m = FastModulus(n)
+        for e in (0, 1, 2, rng.getrandbits(bits), (1 << bits) - 1):
+            b = rng.randrange(n)
+            assert m.pow_sec(b, e) == pow(b, e, n), hexdump(N=n, b=b, e=e)
+        assert m.pow_sec(0, 0) == 1 and m.pow_sec(n - 1, 2) == 1
+
+
+@pytest.mark.parametrize("cut", [10**9, 2])
+def test_batches(cut: int, rng: random.Random, table: None) -> None:
+    force(cut, cut)
+    n = random_modulus(rng, 1536)
+    m = FastModulus(n)
+    k = scaled(12)
+    xs = [rng.randrange(n) for _ in range(k)]
+    ys = [rng.randrange(n) for _ in range(k)]
+    es = [rng.getrandbits(rng.choice([1, 100, 1536])) for _ in range(k)]
+    assert m.mul_many(xs, ys) == [x * y % n for x, y in zip(xs, ys)]
+    assert m.pow_many(xs, es) == [pow(x, e, n) for x, e in zip(xs, es)]
+    assert m.pow_many(xs, 65537) == [pow(x, 65537, n) for x in xs]
+    assert m.pow_many([5], [0]) == [1]
+
+
+def test_front_door_routes_through_the_fast_engine(rng: random.Random) -> None:
+    import montlab
+
+    for bits in (255, 4096, 8192 + 64):
+        n = random_modulus(rng, bits)
+        b, e = rng.randrange(n), rng.getrandbits(128)
+        assert montlab.powm(b, e, n) == native.powm(b, e, n) == pow(b, e, n)
+        assert montlab.Modulus(n).pow(b, e) == pow(b, e, n)
+
+
+@pytest.mark.parametrize("n", [0, 1, -1, -(2**5000) - 1])
+def test_modulus_too_small(n: int) -> None:
+    with pytest.raises(ModulusError, match="greater than 1"):
+        FastModulus(n)
+    with pytest.raises(ModulusError, match="greater than 1"):
+        native.powm(0, 1, n)
+
+
+@pytest.mark.parametrize("n", [2, 2**64, 2**7000], ids=["2", "2^64", "2^7000"])
+def test_even_modulus(n: int) -> None:
+    with pytest.raises(ModulusError, match="must be odd"):
+        FastModulus(n)
+    with pytest.raises(ModulusError, match="must be odd"):
+        native.powm(1, 1, n)
+
+
+@pytest.mark.parametrize("cut", [10**9, 2])
+def test_bad_operands(cut: int, table: None) -> None:
+    force(cut, cut)
+    n = 2**1279 - 1
+    m = FastModulus(n)
+    for bad in (n, n + 1, 2**70000):
+        with pytest.raises(OperandError, match="operand x is out of range"):
+            m.mul(bad, 0)
+        with pytest.raises(OperandError, match="operand y is out of range"):
+            m.mul(0, bad)
+        with pytest.raises(OperandError, match="operand x is out of range"):
+            m.sqr(bad)
+        for f in (m.pow, m.pow_sec, lambda b, e: native.powm(b, e, n)):
+            with pytest.raises(OperandError, match="operand base is out of range"):
+                f(bad, 3)
+        with pytest.raises(OperandError, match="operand y is out of range"):
+            m.mul_many([1, 2], [3, bad])
+        with pytest.raises(OperandError, match="operand base is out of range"):
+            m.pow_many([bad], 3)
+    for neg in (-1, -(2**100000)):
+        with pytest.raises(OperandError, match="operand x is negative"):
+            m.mul(neg, 1)
+        with pytest.raises(OperandError, match="operand base is negative"):
+            m.pow(neg, 1)
+        with pytest.raises(OperandError, match="operand base is negative"):
+            m.pow_many([1, neg], 1)
+        with pytest.raises(OperandError, match="negative exponent"):
+            m.pow(2, neg)
+        with pytest.raises(OperandError, match="negative exponent"):
+            m.pow_sec(2, neg)
+        with pytest.raises(OperandError, match="negative exponent"):
+            m.pow_many([2, 3], [1, neg])
+        with pytest.raises(OperandError, match="negative exponent"):
+            native.powm(2, neg, n)
+
+
+def test_bad_batches() -> None:
+    m = FastModulus(101)
+    with pytest.raises(OperandError, match="empty"):
+        m.mul_many([], [])
+    with pytest.raises(OperandError, match="empty"):
+        m.pow_many([], 3)
+    with pytest.raises(OperandError, match=r"\(2 and 1\)"):
+        m.mul_many([1, 2], [3])
+    with pytest.raises(OperandError, match=r"\(1 and 2\)"):
+        m.pow_many([1], [2, 3])
+    with pytest.raises(TypeError):
+        m.mul_many([1, "2"], [3, 4])  # type: ignore[list-item]
+
+
+def test_bad_threshold_tables(table: None) -> None:
+    for text in ("unknown = 3", "spectral_pow_bits = -1", "spectral_mul_bits"):
+        with pytest.raises(ParameterError, match="line 1"):
+            native.set_thresholds(text)
+    native.set_thresholds("# comment only\n[thresholds]\n")
+    assert native.thresholds() == FastModulus(3).thresholds
+    native.set_thresholds("spectral_pow_bits = 512")
+    assert native.thresholds()["spectral_pow_bits"] == 512
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bits", [8192, 16384, 32768, 65536])
+def test_large_full_exponent(bits: int, rng: random.Random) -> None:
+    gmpy2 = pytest.importorskip("gmpy2")
+    n = random_modulus(rng, bits)
+    m = FastModulus(n)
+    b, e = rng.randrange(n), rng.getrandbits(bits)
+    assert m.pow(b, e) == int(gmpy2.powmod(b, e, n))
+    x, y = rng.randrange(n), rng.randrange(n)
+    assert m.mul(x, y) == x * y % n
+    assert m.mul(n - 1, n - 1) == 1
+
+
+@pytest.mark.slow
+def test_large_batch(rng: random.Random) -> None:
+    gmpy2 = pytest.importorskip("gmpy2")
+    n = random_modulus(rng, 16384)
+    m = FastModulus(n)
+    bases = [rng.randrange(n) for _ in range(4)]
+    e = rng.getrandbits(2048)
+    assert m.pow_many(bases, e) == [int(gmpy2.powmod(b, e, n)) for b in bases]
