@@ -75,6 +75,7 @@ class Algorithm:
     layers: tuple[str, ...]
     params: Mapping[str, Param]
     figures: tuple[Figure, ...] = field(default=())
+    rtl: str | None = None  #: the RTL architecture (rtl/<name>/) when "rtl" is a layer
 
     def ref_module(self) -> ModuleType:
         """The reference model, ``montlab.ref.<id>``."""
@@ -109,6 +110,8 @@ def _load() -> dict[str, Algorithm]:
             )
         layers = tuple(a["layers"])
         assert all(layer in LAYERS for layer in layers), f"{aid}: unknown layer in {layers}"
+        rtl = a.get("rtl")
+        assert (rtl is not None) == ("rtl" in layers), f"{aid}: the rtl key goes with the rtl layer"
         figures = tuple(
             Figure(
                 quantity=f["quantity"],
@@ -129,6 +132,7 @@ def _load() -> dict[str, Algorithm]:
             layers=layers,
             params=params,
             figures=figures,
+            rtl=rtl,
         )
     return algos
 

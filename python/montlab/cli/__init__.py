@@ -387,6 +387,10 @@ from montlab.cli.spectral import params, tables  # noqa: E402
 main.add_command(params)
 main.add_command(tables)
 
+from montlab.cli.rtl import report_hw, rtl  # noqa: E402  (it uses the helpers above)
+
+main.add_command(rtl)
+report.add_command(report_hw)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

