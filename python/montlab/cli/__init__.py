@@ -382,8 +382,10 @@ def report_cycles(out_dir: str) -> None:
     click.echo(f"wrote {md} and {png}")
 
 
+from montlab.cli.bench import bench  # noqa: E402  (it uses the helpers above)
 from montlab.cli.spectral import params, tables  # noqa: E402
 
+main.add_command(bench)
 main.add_command(params)
 main.add_command(tables)
 
