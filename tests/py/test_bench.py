@@ -267,12 +267,12 @@ def test_adapter_on_the_built_module() -> None:
         assert desc["batch"].startswith("montlab.powm single calls")
 
 
-def test_openssl_session_frees_and_round_trips() -> None:
+def test_openssl_arena_frees_and_round_trips() -> None:
     try:
         lib = bench_openssl.load()
     except bench_openssl.Unavailable as exc:
         pytest.skip(str(exc))
-    s = lib.session()
+    s = lib.arena()
     try:
         n = make_case("modmul", 300, 5, 2).n
         x = s.bn(n - 2)

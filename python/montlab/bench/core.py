@@ -623,7 +623,7 @@ def _ctypes_floor() -> float | None:
     from montlab.bench import openssl
 
     try:
-        s = openssl.load().session()
+        s = openssl.load().arena()
     except Exception:
         return None
     try:

@@ -201,14 +201,14 @@ def load_openssl() -> Impl:
         raise Unavailable(str(exc)) from None
 
     def bind(case: Case) -> Bound:
-        s = lib.session()
+        s = lib.arena()
         try:
             return _bind_openssl(s, case)
         except BaseException:
             s.close()
             raise
 
-    def _bind_openssl(s: openssl.Session, case: Case) -> Bound:
+    def _bind_openssl(s: openssl.Arena, case: Case) -> Bound:
         fn = lib.fn
         n = s.bn(case.n)
         r = s.new()

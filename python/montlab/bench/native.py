@@ -6,16 +6,19 @@ module offers, so the harness keeps working while the native API grows:
 * the *fast type* is a class of ``montlab._native`` constructed from the modulus alone and
   offering every method of :data:`FAST_METHODS` (classes other than ``Cios`` first, then by
   name); without one, ``Cios`` (CIOS Montgomery, R = 2^(64 * limbs)) is used;
-* ``modmul`` binds one Montgomery product. With ``to_mont``/``from_mont`` the operands are put
-  in Montgomery form first and the product is read back through ``from_mont`` (untimed), so the
-  check compares a*b mod N, as for every peer. Without them, ``mul`` is read as x*y*R^-1 mod N
-  when the object has an ``r`` property, else as x*y mod N. Results must be fully reduced;
+* ``modmul`` binds one call of that type's ``mul``. With ``to_mont``/``from_mont`` (``Cios``)
+  the operands are put in Montgomery form first and the product is read back through
+  ``from_mont`` (untimed), so the check compares a*b mod N, as for every peer. Without them,
+  ``mul`` is read as x*y*R^-1 mod N when the object has an ``r`` property, else as x*y mod N
+  (``FastModulus``: ordinary operands). Results must be fully reduced;
 * ``pow_many`` binds a batch modexp: the fast type's ``pow_many`` or a module-level
   ``pow_many``, with the exponent given once or once per base, probed (with exponent 1 on one
   base) in that order. Without any, :meth:`NativeAdapter.pow_many` returns None and the caller
   measures ``montlab.powm`` single calls.
 
 Each bound call is one Python-level call of a native method; conversions are done beforehand.
+Where the native object reports its kernel (``mul_kernel``, ``pow_kernel``), the description
+of the call names it.
 """
 
 from __future__ import annotations

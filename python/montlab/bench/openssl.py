@@ -4,11 +4,11 @@ Contract: :func:`load` finds libcrypto with ``ctypes.util.find_library("crypto")
 few ``BN_*`` functions the benchmark needs, or raises :class:`Unavailable` with a reason. The
 names are those of OpenSSL 1.1 and 3 (``OpenSSL_version``; 1.0's ``SSLeay_version`` is a
 fallback for the version string only). ``BN_num_bytes`` is a macro in every version, so it is
-computed from ``BN_num_bits``. Every object a :class:`Session` allocates (``BIGNUM``,
-``BN_CTX``, ``BN_MONT_CTX``) is freed by its :meth:`Session.close`, which is idempotent.
+computed from ``BN_num_bits``. Every object a :class:`Arena` allocates (``BIGNUM``,
+``BN_CTX``, ``BN_MONT_CTX``) is freed by its :meth:`Arena.close`, which is idempotent.
 
 Each timed call is one ctypes call, whose own cost (a few hundred ns) is part of the figure;
-:meth:`Session.null_call` gives a call of the same shape on trivial work, so the report can
+:meth:`Arena.null_call` gives a call of the same shape on trivial work, so the report can
 show that floor.
 """
 
@@ -63,11 +63,11 @@ class LibCrypto:
             self.fn[name] = f
         self.version = _version_string(lib)
 
-    def session(self) -> Session:
-        return Session(self)
+    def arena(self) -> Arena:
+        return Arena(self)
 
 
-class Session:
+class Arena:
     """The objects of one benchmark case; :meth:`close` frees them all."""
 
     def __init__(self, lib: LibCrypto) -> None:
