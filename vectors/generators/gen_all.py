@@ -40,6 +40,20 @@ EDGE_BITS_FOR = {"ntt64": [17, 129]}
 RANDOM_BITS_FOR = {"ntt64": [64, 1024, 8192, 12288]}
 
 
+def reject(algo: str, params: dict, n_mod: int, error: str, why: str) -> dict:
+    """A ``reject`` record: N (with x = y = 1) and ``params`` must raise montlab.errors.<error>."""
+    return {
+        "kind": "reject",
+        "algo": algo,
+        "params": params,
+        "modulus": n_mod,
+        "x": 1,
+        "y": 1,
+        "error": error,
+        "note": why,
+    }
+
+
 def spec_item8() -> list[dict]:
     """SPEC 6 item 8: MWR2MM n = 16, w = 4 (e = 5); results and cycles TK 36, Arch 20, Harris 25."""
     rng = random.Random("montlab-vectors:item8")
@@ -142,18 +156,7 @@ def mclaughlin_rejects() -> list[dict]:
         (2**64 - 1, 64, "N = R"),
         (2**65 - 3, 64, "N > R"),
     ]:
-        out.append(
-            {
-                "kind": "reject",
-                "algo": "mclaughlin",
-                "params": {"l": width},
-                "modulus": n_mod,
-                "x": 1,
-                "y": 1,
-                "error": "ModulusError",
-                "note": why,
-            }
-        )
+        out.append(reject("mclaughlin", {"l": width}, n_mod, "ModulusError", why))
     return out
 
 
@@ -251,18 +254,7 @@ def fmlm3_rejects() -> list[dict]:
         (2**95 + 3, {"P": 16, "u": 6, "m_exp": 16, "alg": 2}, "ParameterError", "M < 2P(B-1)^2"),
         (2**1023 + 3, {"P": 32, "u": 32, "m_exp": 96, "alg": 3}, "ParameterError", "eq. (19)"),
     ]:
-        out.append(
-            {
-                "kind": "reject",
-                "algo": "fmlm3",
-                "params": p,
-                "modulus": n_mod,
-                "x": 1,
-                "y": 1,
-                "error": error,
-                "note": why,
-            }
-        )
+        out.append(reject("fmlm3", p, n_mod, error, why))
     return out
 
 
@@ -303,18 +295,7 @@ def ism3_edges() -> list[dict]:
         ((1 << 206) + 1, {"v": 32, "d": 32}, "ModulusError", "n >= 2^(s*mu-2), eq. (6)"),
         ((1 << 100) + 1, {"v": 32, "d": 32, "mu": 14}, "ParameterError", "2*s*b^2 >= q, eq. (5)"),
     ]:
-        out.append(
-            {
-                "kind": "reject",
-                "algo": "ism3",
-                "params": p,
-                "modulus": n_mod,
-                "x": 1,
-                "y": 1,
-                "error": error,
-                "note": why,
-            }
-        )
+        out.append(reject("ism3", p, n_mod, error, why))
     return out
 
 

@@ -99,6 +99,22 @@ def with_paper(
     return CycleRow(quantity, formula, model, closed_form, paper, source, status, note)
 
 
+def paper_only(
+    algo: str, bits: int, params: Mapping[str, Any], used: Mapping[str, Any], formula: str
+) -> CycleReport:
+    """A report with no model value: the paper's figure for ``used`` (if any) marked not
+    derivable, for designs whose papers print cycle counts without a schedule."""
+    figs = registry.figures_for(algo, "cycles", used)
+    if figs:
+        f = figs[0]
+        row = CycleRow("cycles", formula, None, None, f.cycles, f.source, NOT_DERIVABLE, f.note)
+    else:
+        row = CycleRow("cycles", formula, None, None)
+    return CycleReport(
+        algo, bits, dict(params, **used), [row], label="paper figures only (no model)"
+    )
+
+
 def model_for(algo: str, bits: int, params: Mapping[str, Any] | None = None) -> CycleReport:
     """Run the cycle model of ``algo`` at ``bits`` with registry-resolved ``params``."""
     resolved = registry.resolve_params(algo, params)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab import registry
 from montlab import spectral_params as sp
-from montlab.cycles import NO_FIGURE, NOT_DERIVABLE, CycleReport, CycleRow
+from montlab.cycles import CycleReport, paper_only
 
 ID = "ism3"
 
@@ -22,11 +21,4 @@ def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
         raise sp.ParameterError(f"{ID}: the modulus width must be >= 2 bits, got {bits}")
     pset = sp.ism3_resolve(bits, params.get("v"), params.get("d"), params.get("mu"))
     used = {"v": 1 << pset.t, "d": pset.d, "mu": pset.mu}
-    figs = registry.figures_for(ID, "cycles", used)
-    formula = "none: the paper gives no schedule (SPEC 2.6)"
-    if figs:
-        f = figs[0]
-        row = CycleRow("cycles", formula, None, None, f.cycles, f.source, NOT_DERIVABLE, f.note)
-    else:
-        row = CycleRow("cycles", formula, None, None, status=NO_FIGURE)
-    return CycleReport(ID, bits, dict(params, **used), [row], label="paper figures only (no model)")
+    return paper_only(ID, bits, params, used, "none: the paper gives no schedule (SPEC 2.6)")

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from montlab import registry
 from montlab import spectral_params as sp
-from montlab.cycles import NO_FIGURE, NOT_DERIVABLE, CycleReport, CycleRow
+from montlab.cycles import CycleReport, paper_only
 
 ID = "ntt64"
 
@@ -19,11 +18,4 @@ ID = "ntt64"
 def model(bits: int, params: Mapping[str, Any]) -> CycleReport:
     pset = sp.ntt64_set(bits, params.get("b"))
     used = {"b": pset.b}
-    figs = registry.figures_for(ID, "cycles", used)
-    formula = "none: the paper gives no schedule (SPEC 4.5)"
-    if figs:
-        f = figs[0]
-        row = CycleRow("cycles", formula, None, None, f.cycles, f.source, NOT_DERIVABLE, f.note)
-    else:
-        row = CycleRow("cycles", formula, None, None, status=NO_FIGURE)
-    return CycleReport(ID, bits, dict(params, **used), [row], label="paper figures only (no model)")
+    return paper_only(ID, bits, params, used, "none: the paper gives no schedule (SPEC 4.5)")
