@@ -66,7 +66,7 @@ class NativeEngine:
         self.config = config
         self.impl = _native.Cios(config.modulus)
         assert self.impl.r == config.r, "native and reference Montgomery constants disagree"
-        self.fast = _native.FastModulus(config.modulus)  # pow: the kernel picked by size
+        self._fast: Any = None  # FastModulus, built on the first pow (its own precomputation)
 
     def mul(self, x: int, y: int, trace: Trace | None = None) -> int:
         if trace is not None:
@@ -74,7 +74,12 @@ class NativeEngine:
         return int(self.impl.mul(x, y))
 
     def pow(self, base: int, exp: int) -> int:
-        return int(self.fast.pow(base, exp))
+        """base^exp mod N on the kernel the size dispatch picks (word-level or spectral)."""
+        if self._fast is None:
+            from montlab import _native
+
+            self._fast = _native.FastModulus(self.config.modulus)
+        return int(self._fast.pow(base, exp))
 
 
 def native_available() -> bool:

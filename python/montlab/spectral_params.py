@@ -206,13 +206,8 @@ def _modulus_factor_message(algo: str, n_mod: int, l: int) -> str | None:  # noq
     )
 
 
-def check_set(n_mod: int, pset: Fmlm3Set, alg: int | None = None) -> None:
-    """Check that N and an explicit set work together for Algorithm ``alg`` (default pset.alg).
-
-    ParameterError when the ring breaks eq. (13) (alg 2) or eq. (19) (alg 3); ModulusError when N
-    is not odd and > 1, N >= R = 2^l - 1, or gcd(N, 2^l - 1) != 1 (the shared factor is named).
-    """
-    alg = pset.alg if alg is None else alg
+def check_ring(pset: Fmlm3Set, alg: int) -> None:
+    """ParameterError when the ring of ``pset`` breaks eq. (13) (alg 2) or eq. (19) (alg 3)."""
     if alg not in (2, 3):
         raise ParameterError(f"fmlm3: alg must be 2 or 3, got {alg!r}")
     if not pset.satisfies(alg):
@@ -222,6 +217,16 @@ def check_set(n_mod: int, pset: Fmlm3Set, alg: int | None = None) -> None:
             f"fmlm3: Algorithm {alg} needs M > {bound} (eq. {eq}), but M = 2^{int(pset.c * pset.P)}+1 "
             f"with P = {pset.P}, u = {pset.u} is too small (use c >= {need})"
         )
+
+
+def check_set(n_mod: int, pset: Fmlm3Set, alg: int | None = None) -> None:
+    """Check that N and an explicit set work together for Algorithm ``alg`` (default pset.alg).
+
+    ParameterError when the ring breaks eq. (13) (alg 2) or eq. (19) (alg 3); ModulusError when N
+    is not odd and > 1, N >= R = 2^l - 1, or gcd(N, 2^l - 1) != 1 (the shared factor is named).
+    """
+    alg = pset.alg if alg is None else alg
+    check_ring(pset, alg)
     if not isinstance(n_mod, int) or isinstance(n_mod, bool) or n_mod <= 1 or n_mod % 2 == 0:
         raise ModulusError(f"fmlm3: the modulus must be an odd integer > 1, got {n_mod!r}")
     if n_mod >= pset.R:

@@ -49,6 +49,7 @@ def fmlm3_rows(bits: int, given: dict[str, Any]) -> list[dict[str, Any]]:
     params = registry.resolve_params("fmlm3", given)
     explicit = any(params[k] is not None for k in ("P", "u", "m_exp", "alg"))
     chosen = resolve_set(bits, params)
+    sp.check_ring(chosen, chosen.alg)
     sets = sp.algorithm4(bits)
     if explicit and chosen not in sets:
         sets.append(chosen)
@@ -73,8 +74,6 @@ def fmlm3_rows(bits: int, given: dict[str, Any]) -> list[dict[str, Any]]:
                 "picked": s == chosen,
             }
         )
-    if not chosen.satisfies(chosen.alg):
-        sp.check_set(3, chosen)  # raises the eq. (13) / (19) ParameterError
     return rows
 
 
@@ -110,8 +109,6 @@ def ntt64_rows(bits: int, given: dict[str, Any]) -> list[dict[str, Any]]:
     chosen = sp.ntt64_set(bits, params["b"])
     bmax = sp.ntt64_max_b()
     lo = -(-bits // sp.NTT64_SAMPLES)
-    if lo > bmax:
-        sp.ntt64_set(bits)  # raises the dynamic-range ParameterError
     return [
         {
             "b": b,
