@@ -1,7 +1,7 @@
 """montlab: large-integer Montgomery modular multiplication.
 
 Reference models of five published multiplier designs (:mod:`montlab.ref`), fast Rust engines
-(:mod:`montlab._native`) and, later, their RTL, all under one algorithm registry.
+(:mod:`montlab._native`) and their RTL (:mod:`montlab.hw`), all under one algorithm registry.
 
 >>> import montlab
 >>> m = montlab.Modulus(2**127 - 1)
@@ -23,3 +23,8 @@ __all__ = [
     "OperandError",
     "ParameterError",
 ]
+
+# A table written by `montlab tune` (or named by MONTLAB_THRESHOLDS) replaces the generic one.
+from montlab.tune import apply_installed  # noqa: E402
+
+apply_installed()

@@ -18,6 +18,7 @@ __all__ = [
     "ALGORITHMS",
     "GENERIC_THRESHOLDS",
     "IFMA",
+    "BUILD",
 ]
 
 #: Algorithm ids with a native engine (the ids marked "native" in algorithms.toml).
@@ -26,6 +27,9 @@ ALGORITHMS: tuple[str, ...]
 GENERIC_THRESHOLDS: str
 #: True when the spectral transforms run on AVX-512 IFMA on this CPU.
 IFMA: bool
+#: How the extension was built: "rustc" (the compiler's version line), "target", "profile",
+#: "version".
+BUILD: dict[str, str]
 
 @final
 class Cios:

@@ -17,6 +17,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+# The tests dispatch on the checked-in generic threshold table, whatever `montlab tune` installed.
+os.environ["MONTLAB_THRESHOLDS"] = "generic"
+
 SEED = int(os.environ.get("MONTLAB_SEED", str(random.SystemRandom().randrange(2**32))), 0)
 MULTIPLIER = float(os.environ.get("MONTLAB_TEST_MULTIPLIER", "1"))
 REPO = Path(__file__).resolve().parents[2]

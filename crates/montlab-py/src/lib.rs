@@ -346,6 +346,12 @@ mod native {
             montlab_core::engine::GENERIC_THRESHOLDS,
         )?;
         m.add("IFMA", montlab_core::spectral::uses_ifma())?;
+        let build = pyo3::types::PyDict::new(m.py());
+        build.set_item("rustc", env!("MONTLAB_RUSTC_VERSION"))?;
+        build.set_item("target", env!("MONTLAB_TARGET"))?;
+        build.set_item("profile", env!("MONTLAB_PROFILE"))?;
+        build.set_item("version", env!("CARGO_PKG_VERSION"))?;
+        m.add("BUILD", build)?;
         Ok(())
     }
 }

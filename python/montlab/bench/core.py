@@ -370,7 +370,7 @@ class Oracle:
         return [self._powm(x, case.e, case.n) for x in case.bases]
 
 
-def _timed(call: Callable[[], object], reps: int) -> float:
+def time_calls(call: Callable[[], object], reps: int) -> float:
     """Seconds for ``reps`` calls."""
     it = itertools.repeat(None, reps)
     t0 = time.perf_counter()
@@ -379,11 +379,11 @@ def _timed(call: Callable[[], object], reps: int) -> float:
     return time.perf_counter() - t0
 
 
-def _calibrate(call: Callable[[], object], target_s: float) -> tuple[int, float]:
+def calibrate(call: Callable[[], object], target_s: float) -> tuple[int, float]:
     """(calls per sample so that a sample lasts about ``target_s``, seconds per call)."""
     reps = 1
     while True:
-        total = _timed(call, reps)
+        total = time_calls(call, reps)
         if total >= target_s / 5 or reps >= 1 << 24:
             per = total / reps
             return max(1, math.ceil(target_s / max(per, 1e-12))), per
@@ -480,7 +480,7 @@ def _run_block(
         for impl, bound, m in timed:
             if per_call[impl.name] < timing.sample_s:
                 notify(f"{op} {bits} bits: calibrating {impl.name}")
-                m.reps, per_call[impl.name] = _calibrate(bound.call, timing.sample_s)
+                m.reps, per_call[impl.name] = calibrate(bound.call, timing.sample_s)
         est_round = sum(m.reps * per_call[impl.name] for impl, _, m in timed)
         rounds = timing.rounds
         if est_round > 0:
@@ -495,7 +495,7 @@ def _run_block(
                     if len(m.samples) >= rounds:
                         continue
                     notify(f"{op} {bits} bits: round {r + 1}/{rounds}, {impl.name}")
-                    m.samples.append(_timed(bound.call, m.reps) / m.reps / m.per_call)
+                    m.samples.append(time_calls(bound.call, m.reps) / m.reps / m.per_call)
         finally:
             if enabled:
                 gc.enable()
@@ -628,7 +628,7 @@ def _ctypes_floor() -> float | None:
         return None
     try:
         call = s.null_call()
-        _calibrate(call, 0.01)
-        return min(_timed(call, 10000) / 10000 for _ in range(3))
+        calibrate(call, 0.01)
+        return min(time_calls(call, 10000) / 10000 for _ in range(3))
     finally:
         s.close()

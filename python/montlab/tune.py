@@ -1,0 +1,405 @@
+"""Threshold tuning: where the spectral kernel overtakes the word-level one on this machine.
+
+``montlab._native.FastModulus`` picks its kernel by modulus size from a threshold table: products
+(``mul``, ``sqr``, ``mul_many``) run spectral from ``spectral_mul_bits`` on, exponentiations
+(``pow``, ``pow_many``) from ``spectral_pow_bits``. The checked-in generic table is the default;
+:func:`run_tune` measures the two cut-overs here and :func:`write_table` writes a stamped table.
+
+Measurement (:func:`run_tune`):
+
+* one random odd modulus per size (top bit set, seeded by ``(seed, bits)``), operands below it
+  and a full-size exponent; both kernels are checked against Python's ``%`` and ``pow`` first;
+* each kernel is forced through the table (cut-over 0: spectral; :data:`NEVER`: word-level);
+  rounds alternate the two kernels on the same operands, and a sample repeats a call until it
+  lasts about ``sample_s``; the figure is the median over rounds of the seconds per call;
+* the scan of an operation stops once the spectral kernel has been faster over a whole octave
+  (from some size s to 2s). The transform length doubles once per octave, so the pattern of
+  ratios repeats, and the spectral kernel's n log n cost only widens its lead beyond.
+
+The cut-over of an operation (:func:`crossover`) is the smallest measured size from which the
+spectral kernel is faster at every larger measured size; if it never is, :data:`NEVER`. The
+default grid adds the sizes one limb above each power of two times 64 bits, where the
+transform length has just doubled and the spectral kernel is at its slowest relative to the
+word-level one.
+
+Installed table (:func:`apply_installed`, run when ``montlab`` is imported): the path in
+``MONTLAB_THRESHOLDS`` (the value ``generic`` forces the generic table), else
+``$XDG_CONFIG_HOME/montlab/thresholds.toml`` (``~/.config/...``) if it exists. A table that
+does not parse is ignored with a warning. The table is TOML: a ``[stamp]`` (CPU, date, compiler,
+target, montlab version, IFMA, command) and ``[thresholds]`` with the two keys.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tomllib
+import warnings
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from montlab.errors import MontlabError, ParameterError
+
+#: Table value meaning "never spectral" (above every supported size).
+NEVER = 2**63 - 1
+#: The operations tuned, with their table keys.
+KEYS = {"mul": "spectral_mul_bits", "pow": "spectral_pow_bits"}
+#: Environment variable naming the table to apply (or ``generic``).
+ENV = "MONTLAB_THRESHOLDS"
+#: Smallest size accepted (the spectral kernel needs a transform of at least 2 limbs).
+MIN_BITS = 128
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    """What :func:`run_tune` measures (build it with :func:`make_config`)."""
+
+    sizes: tuple[int, ...]
+    rounds: int = 5
+    sample_s: float = 0.02
+    seed: int = 0
+    command: str = "montlab tune"
+
+
+def default_sizes(lo: int, hi: int, step: int) -> tuple[int, ...]:
+    """``lo, lo + step, ... <= hi`` plus ``64 (2^k + 1)`` for every power of two in range."""
+    sizes = set(range(lo, hi + 1, step))
+    k = 64
+    while k <= hi:
+        if lo <= k + 64 <= hi:
+            sizes.add(k + 64)
+        k *= 2
+    return tuple(sorted(sizes))
+
+
+def make_config(
+    lo: int | None = None,
+    hi: int | None = None,
+    step: int | None = None,
+    rounds: int | None = None,
+    sample_s: float | None = None,
+    seed: int = 0,
+    quick: bool = False,
+) -> TuneConfig:
+    """A checked configuration; ``quick`` means 1024-8192 bits by 1024, 3 rounds."""
+    lo = lo if lo is not None else 1024
+    hi = hi if hi is not None else (8192 if quick else 16384)
+    step = step if step is not None else (1024 if quick else 512)
+    rounds = rounds if rounds is not None else (3 if quick else 5)
+    sample_s = sample_s if sample_s is not None else (0.01 if quick else 0.02)
+    if lo < MIN_BITS:
+        raise ParameterError(f"--from must be >= {MIN_BITS} bits, got {lo}")
+    if hi < lo:
+        raise ParameterError(f"--to ({hi}) must be >= --from ({lo})")
+    if step < 1:
+        raise ParameterError(f"--step must be >= 1, got {step}")
+    if rounds < 1:
+        raise ParameterError(f"--rounds must be >= 1, got {rounds}")
+    if not sample_s > 0:
+        raise ParameterError(f"--sample must be > 0, got {sample_s}")
+    parts = [f"montlab tune --from {lo} --to {hi} --step {step}"]
+    parts.append(f"--rounds {rounds} --sample {sample_s:g} --seed {seed}")
+    return TuneConfig(default_sizes(lo, hi, step), rounds, sample_s, seed, " ".join(parts))
+
+
+@dataclass(frozen=True)
+class Point:
+    """Median seconds per call of one operation at one size, word-level and spectral."""
+
+    op: str
+    bits: int
+    transform_len: int
+    word_s: float
+    spectral_s: float
+
+    @property
+    def ratio(self) -> float:
+        """spectral / word-level: below 1 the spectral kernel is faster."""
+        return self.spectral_s / self.word_s
+
+
+@dataclass
+class TuneReport:
+    config: TuneConfig
+    points: list[Point] = field(default_factory=list)
+    stamp: dict[str, Any] = field(default_factory=dict)
+
+    def of(self, op: str) -> list[Point]:
+        return sorted((p for p in self.points if p.op == op), key=lambda p: p.bits)
+
+    def thresholds(self) -> dict[str, int]:
+        return {KEYS[op]: crossover(self.of(op)) for op in KEYS}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "config": {
+                "sizes": list(self.config.sizes),
+                "rounds": self.config.rounds,
+                "sample_s": self.config.sample_s,
+                "seed": self.config.seed,
+            },
+            "stamp": self.stamp,
+            "thresholds": self.thresholds(),
+            "points": [
+                {
+                    "op": p.op,
+                    "bits": p.bits,
+                    "transform_len": p.transform_len,
+                    "word_s": p.word_s,
+                    "spectral_s": p.spectral_s,
+                    "ratio": p.ratio,
+                }
+                for p in sorted(self.points, key=lambda p: (p.op, p.bits))
+            ],
+        }
+
+
+def crossover(points: list[Point]) -> int:
+    """Smallest measured size from which spectral is faster at every larger one, or NEVER."""
+    cut = NEVER
+    for p in sorted(points, key=lambda p: p.bits, reverse=True):
+        if p.ratio >= 1.0:
+            break
+        cut = p.bits
+    return cut
+
+
+def octave_won(points: list[Point]) -> bool:
+    """True when the spectral kernel won every size of a run that spans s to 2s."""
+    pts = sorted(points, key=lambda p: p.bits)
+    start = None
+    for p in pts:
+        if p.ratio >= 1.0:
+            start = None
+            continue
+        start = p.bits if start is None else start
+        if p.bits >= 2 * start:
+            return True
+    return False
+
+
+def _table_text(mul_bits: int, pow_bits: int) -> str:
+    return f"spectral_mul_bits = {mul_bits}\nspectral_pow_bits = {pow_bits}\n"
+
+
+class _Forced:
+    """Builds FastModulus objects with one kernel forced; restores the table in force."""
+
+    def __init__(self, native: Any) -> None:
+        self.native = native
+        self.saved = native.thresholds()
+
+    def make(self, n: int, spectral: bool) -> Any:
+        cut = 0 if spectral else NEVER
+        self.native.set_thresholds(_table_text(cut, cut))
+        try:
+            return self.native.FastModulus(n)
+        finally:
+            self.restore()
+
+    def restore(self) -> None:
+        self.native.set_thresholds(_table_text(*(self.saved[KEYS[op]] for op in KEYS)))
+
+
+def _case(bits: int, seed: int) -> tuple[int, int, int, int]:
+    rng = random.Random(f"montlab-tune-{seed}-{bits}")
+    n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
+    e = rng.getrandbits(bits) | (1 << (bits - 1))
+    return n, rng.randrange(n), rng.randrange(n), e
+
+
+def _measure(
+    calls: dict[str, Callable[[], object]], rounds: int, sample_s: float
+) -> dict[str, float]:
+    """Median seconds per call of each callable, in alternating rounds."""
+    from montlab.bench.core import calibrate, time_calls
+
+    reps = {k: calibrate(c, sample_s)[0] for k, c in calls.items()}
+    samples: dict[str, list[float]] = {k: [] for k in calls}
+    order = list(calls)
+    for r in range(rounds):
+        for k in order if r % 2 == 0 else reversed(order):
+            samples[k].append(time_calls(calls[k], reps[k]) / reps[k])
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def stamp(command: str) -> dict[str, Any]:
+    """Where and how a table was measured: CPU, date, compiler, build and command."""
+    from montlab import __version__, _native
+    from montlab.bench.core import cpu_info
+
+    cpu = cpu_info()
+    return {
+        "cpu": cpu["model"],
+        "cpu_flags": ", ".join(cpu["flags"]),
+        "cores": cpu["cores"] or 0,
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "compiler": _native.BUILD["rustc"],
+        "target": _native.BUILD["target"],
+        "profile": _native.BUILD["profile"],
+        "montlab": __version__,
+        "ifma": bool(_native.IFMA),
+        "python": sys.version.split()[0],
+        "command": command,
+    }
+
+
+def run_tune(
+    config: TuneConfig,
+    notify: Callable[[str], None] = lambda _text: None,
+    advance: Callable[[], None] = lambda: None,
+) -> TuneReport:
+    """Measures both kernels over the grid (see the module contract)."""
+    try:
+        from montlab import _native
+    except ImportError as exc:  # pragma: no cover - the extension is built by make
+        raise MontlabError(f"montlab tune needs the native extension: {exc}") from None
+    report = TuneReport(config, stamp=stamp(config.command))
+    forced = _Forced(_native)
+    live = set(KEYS)
+    try:
+        for bits in config.sizes:
+            if live:
+                _measure_size(report, forced, bits, live, notify)
+                for op in list(live):
+                    if octave_won(report.of(op)):
+                        live.discard(op)
+            advance()
+    finally:
+        forced.restore()
+    return report
+
+
+def _measure_size(
+    report: TuneReport, forced: _Forced, bits: int, live: set[str], notify: Callable[[str], None]
+) -> None:
+    config = report.config
+    n, a, b, e = _case(bits, config.seed)
+    word, spec = forced.make(n, spectral=False), forced.make(n, spectral=True)
+    if spec.mul_kernel != "spectral":  # N shares a factor with every 2^l + 1 tried
+        n, a, b, e = _case(bits, config.seed + 1)
+        word, spec = forced.make(n, spectral=False), forced.make(n, spectral=True)
+    if word.mul_kernel != "word" or spec.mul_kernel != "spectral":
+        raise MontlabError(f"{bits} bits: could not force the two kernels")
+    want_mul, want_pow = a * b % n, pow(a, e, n)
+    for name, m in (("word-level", word), ("spectral", spec)):
+        if m.mul(a, b) != want_mul or m.pow(a, e) != want_pow:
+            raise MontlabError(f"{bits} bits: the {name} kernel gave a wrong result")
+    if "mul" in live:
+        notify(f"{bits} bits: mul")
+        t = _measure(
+            {"word": lambda: word.mul(a, b), "spectral": lambda: spec.mul(a, b)},
+            config.rounds,
+            config.sample_s,
+        )
+        report.points.append(Point("mul", bits, spec.transform_len, t["word"], t["spectral"]))
+    if "pow" in live:
+        notify(f"{bits} bits: pow")
+        t = _measure(
+            {"word": lambda: word.pow(a, e), "spectral": lambda: spec.pow(a, e)},
+            config.rounds,
+            config.sample_s,
+        )
+        report.points.append(Point("pow", bits, spec.transform_len, t["word"], t["spectral"]))
+
+
+# --- the table file -------------------------------------------------------------------------
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def table_text(report: TuneReport) -> str:
+    """The stamped table, with the measured ratios as comments."""
+    lines = [
+        "# montlab threshold table, measured by `montlab tune` (format: montlab.tune).",
+        "[stamp]",
+        *(f"{k} = {_toml_value(v)}" for k, v in report.stamp.items()),
+        "",
+        "[thresholds]",
+        *(f"{k} = {v}" for k, v in report.thresholds().items()),
+        "",
+        "# op   bits  transform  word (s)  spectral (s)  spectral/word",
+    ]
+    for op in KEYS:
+        for p in report.of(op):
+            lines.append(
+                f"# {op:<4} {p.bits:>5} {p.transform_len:>10} {p.word_s:>9.3g}"
+                f" {p.spectral_s:>13.3g} {p.ratio:>14.2f}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def read_table(path: Path) -> tuple[dict[str, int], dict[str, Any]]:
+    """(thresholds, stamp) of a table file; :class:`ParameterError` if it is malformed."""
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ParameterError(f"threshold table {path}: {exc}") from None
+    th = data.get("thresholds")
+    if not isinstance(th, dict) or set(th) != set(KEYS.values()):
+        raise ParameterError(
+            f"threshold table {path}: needs a [thresholds] table with exactly "
+            + ", ".join(KEYS.values())
+        )
+    for k, v in th.items():
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= NEVER:
+            raise ParameterError(f"threshold table {path}: {k} must be an integer in [0, 2^63)")
+    st = data.get("stamp", {})
+    return dict(th), st if isinstance(st, dict) else {}
+
+
+def write_table(report: TuneReport, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(table_text(report))
+    read_table(path)  # what was written reads back
+
+
+def installed_path() -> Path:
+    """Where ``montlab tune`` writes and ``montlab`` reads the tuned table by default."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "montlab" / "thresholds.toml"
+
+
+#: Where the table in force came from: "generic", or the path of the table applied.
+SOURCE = "generic"
+
+
+def apply_table(path: Path) -> dict[str, int]:
+    """Makes the table at ``path`` the one new FastModulus objects and ``powm`` use."""
+    global SOURCE
+    from montlab import _native
+
+    th, _ = read_table(path)
+    _native.set_thresholds(_table_text(th[KEYS["mul"]], th[KEYS["pow"]]))
+    SOURCE = str(path)
+    return th
+
+
+def apply_installed() -> str:
+    """Applies ``MONTLAB_THRESHOLDS`` or the installed table if any; returns the source."""
+    global SOURCE
+    env = os.environ.get(ENV, "").strip()
+    path = None if env == "generic" else Path(env) if env else installed_path()
+    try:
+        from montlab import _native
+    except ImportError:
+        return SOURCE
+    _native.set_thresholds(None)
+    SOURCE = "generic"
+    if path is None or (not env and not path.exists()):
+        return SOURCE
+    try:
+        apply_table(path)
+    except MontlabError as exc:
+        warnings.warn(f"montlab: using the generic thresholds: {exc}", stacklevel=2)
+    return SOURCE

@@ -1,0 +1,182 @@
+"""``montlab tune``: the cut-over rule, a small measured run, the stamped table and its loading."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from montlab import _native, tune
+from montlab.cli import main
+from montlab.errors import ParameterError
+from montlab.tune import KEYS, NEVER, Point
+
+
+def pts(op: str, ratios: dict[int, float]) -> list[Point]:
+    return [Point(op, b, 0, 1.0, r) for b, r in ratios.items()]
+
+
+def test_crossover_is_the_start_of_the_last_winning_run() -> None:
+    assert tune.crossover(pts("mul", {1024: 2.0, 2048: 0.9, 3072: 0.8})) == 2048
+    # A loss after a win (the transform length doubled) moves the cut past it.
+    assert tune.crossover(pts("mul", {2048: 0.9, 4160: 1.3, 5120: 0.9, 6144: 0.7})) == 5120
+    assert tune.crossover(pts("mul", {1024: 1.5, 2048: 1.0})) == NEVER
+    assert tune.crossover(pts("mul", {1024: 0.5})) == 1024
+    assert tune.crossover([]) == NEVER
+
+
+def test_octave_rule() -> None:
+    assert not tune.octave_won(pts("pow", {1024: 0.9, 1536: 0.9}))
+    assert tune.octave_won(pts("pow", {1024: 0.9, 1536: 0.9, 2048: 0.8}))
+    assert not tune.octave_won(pts("pow", {1024: 0.9, 1536: 1.1, 2048: 0.8, 3072: 0.8}))
+
+
+def test_grid_has_the_sizes_just_above_each_doubling() -> None:
+    assert tune.default_sizes(1024, 4096, 1024) == (1024, 1088, 2048, 2112, 3072, 4096)
+    cfg = tune.make_config()
+    assert cfg.sizes[0] == 1024 and cfg.sizes[-1] == 16384 and 8256 in cfg.sizes
+    assert "--from 1024 --to 16384 --step 512" in cfg.command
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"lo": 64}, "--from"),
+        ({"lo": 2048, "hi": 1024}, "--to"),
+        ({"step": 0}, "--step"),
+        ({"rounds": 0}, "--rounds"),
+        ({"sample_s": 0.0}, "--sample"),
+    ],
+)
+def test_bad_config(kwargs: dict, match: str) -> None:
+    with pytest.raises(ParameterError, match=match):
+        tune.make_config(**kwargs)
+
+
+def small_run() -> tune.TuneReport:
+    cfg = tune.make_config(lo=192, hi=1024, step=256, rounds=1, sample_s=0.001)
+    return tune.run_tune(cfg)
+
+
+def test_run_measures_both_kernels_and_restores_the_table() -> None:
+    before = _native.thresholds()
+    report = small_run()
+    assert _native.thresholds() == before
+    for op in KEYS:
+        got = report.of(op)
+        assert got, op
+        assert all(p.word_s > 0 and p.spectral_s > 0 and p.transform_len >= 2 for p in got)
+        # Only an octave of spectral wins stops a scan early; otherwise every size is measured.
+        if not tune.octave_won(got):
+            assert [p.bits for p in got] == list(report.config.sizes)
+    th = report.thresholds()
+    assert set(th) == set(KEYS.values())
+    assert all(v == NEVER or v in report.config.sizes for v in th.values())
+    for key in ("cpu", "date", "compiler", "target", "montlab", "ifma", "command"):
+        assert key in report.stamp
+    assert report.stamp["compiler"].startswith("rustc")
+
+
+def test_table_round_trip_and_apply(tmp_path: Path) -> None:
+    report = small_run()
+    path = tmp_path / "t.toml"
+    tune.write_table(report, path)
+    th, st = tune.read_table(path)
+    assert th == report.thresholds()
+    assert st["command"] == report.config.command
+    try:
+        tune.apply_table(path)
+        assert _native.thresholds() == th
+        assert tune.SOURCE == str(path)
+    finally:
+        _native.set_thresholds(None)
+        tune.SOURCE = "generic"
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("[thresholds]\nspectral_mul_bits = 1\n", "exactly"),
+        ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = -1\n", "integer"),
+        ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = 'x'\n", "integer"),
+        ("[thresholds\n", "t.toml"),
+    ],
+)
+def test_bad_table(tmp_path: Path, text: str, match: str) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ParameterError, match=match):
+        tune.read_table(path)
+
+
+def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = tmp_path / "good.toml"
+    good.write_text(
+        "[stamp]\ncpu = 'x'\n[thresholds]\nspectral_mul_bits = 7\nspectral_pow_bits = 9\n"
+    )
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[thresholds]\nspectral_mul_bits = 7\n")
+    try:
+        monkeypatch.setenv(tune.ENV, str(good))
+        assert tune.apply_installed() == str(good)
+        assert _native.thresholds() == {"spectral_mul_bits": 7, "spectral_pow_bits": 9}
+        monkeypatch.setenv(tune.ENV, str(bad))
+        with pytest.warns(UserWarning, match="generic"):
+            assert tune.apply_installed() == "generic"
+        assert _native.thresholds() == tune_generic()
+        monkeypatch.setenv(tune.ENV, str(tmp_path / "missing.toml"))
+        with pytest.warns(UserWarning, match="missing.toml"):
+            assert tune.apply_installed() == "generic"
+        # No variable: the installed location, absent here, leaves the generic table.
+        monkeypatch.delenv(tune.ENV)
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+        assert tune.installed_path() == tmp_path / "cfg" / "montlab" / "thresholds.toml"
+        assert tune.apply_installed() == "generic"
+        tune.installed_path().parent.mkdir(parents=True)
+        tune.installed_path().write_text(good.read_text())
+        assert tune.apply_installed() == str(tune.installed_path())
+        monkeypatch.setenv(tune.ENV, "generic")
+        assert tune.apply_installed() == "generic"
+        assert _native.thresholds() == tune_generic()
+    finally:
+        _native.set_thresholds(None)
+        tune.SOURCE = "generic"
+
+
+def tune_generic() -> dict[str, int]:
+    _native.set_thresholds(None)
+    return _native.thresholds()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, ["tune", *args])
+    if res.exception and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_cli_writes_table_plot_and_json(tmp_path: Path) -> None:
+    small = ["--from", "256", "--to", "768", "--step", "256", "--rounds", "1", "--sample", "0.001"]
+    out, plot, js = tmp_path / "t.toml", tmp_path / "t.png", tmp_path / "t.json"
+    code, stdout, err = run(*small, "--out", str(out), "--plot", str(plot), "--json", str(js))
+    assert code == 0, err
+    assert "spectral / word-level" in stdout and "measured:" in stdout
+    th, st = tune.read_table(out)
+    data = json.loads(js.read_text())
+    assert data["thresholds"] == th and data["stamp"]["cpu"] == st["cpu"]
+    assert plot.stat().st_size > 1000
+    assert os.environ.get(tune.ENV) == "generic"  # tests run on the generic table
+    assert _native.thresholds() == tune_generic()
+    code, stdout, err = run(*small, "--dry-run", "--json", "-")
+    assert code == 0, err
+    assert json.loads(stdout)["thresholds"].keys() == th.keys()
+    assert "[thresholds]" in err
+
+
+def test_cli_show_and_errors() -> None:
+    code, stdout, _ = run("--show")
+    assert code == 0 and "source: generic" in stdout and "spectral_pow_bits" in stdout
+    code, _, err = run("--from", "64", "--dry-run")
+    assert code == 1 and "--from must be" in err
