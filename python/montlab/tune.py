@@ -18,9 +18,9 @@ Measurement (:func:`run_tune`):
 
 The cut-over of an operation (:func:`crossover`) is the smallest measured size from which the
 spectral kernel is faster at every larger measured size; if it never is, :data:`NEVER`. The
-default grid adds the sizes one limb above each power of two times 64 bits, where the
-transform length has just doubled and the spectral kernel is at its slowest relative to the
-word-level one.
+grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb above each
+power of two times 64 bits, where the transform length has just doubled and the spectral kernel
+is at its slowest relative to the word-level one.
 
 Installed table (:func:`apply_installed`, run when ``montlab`` is imported): the path in
 ``MONTLAB_THRESHOLDS`` (the value ``generic`` forces the generic table), else
@@ -65,9 +65,19 @@ class TuneConfig:
     command: str = "montlab tune"
 
 
-def default_sizes(lo: int, hi: int, step: int) -> tuple[int, ...]:
-    """``lo, lo + step, ... <= hi`` plus ``64 (2^k + 1)`` for every power of two in range."""
-    sizes = set(range(lo, hi + 1, step))
+def default_sizes(
+    lo: int, hi: int, step: int | None = None, per_octave: int = 8
+) -> tuple[int, ...]:
+    """The grid: ``lo, lo + step, ... <= hi``, or without ``step`` ``per_octave`` sizes per
+    doubling (multiples of 64), plus ``64 (2^k + 1)`` for every power of two in range."""
+    if step is not None:
+        sizes = set(range(lo, hi + 1, step))
+    else:
+        sizes = {lo, hi}
+        i = 0
+        while (b := round(lo * 2 ** (i / per_octave) / 64) * 64) < hi:
+            sizes.add(max(b, lo))
+            i += 1
     k = 64
     while k <= hi:
         if lo <= k + 64 <= hi:
@@ -85,25 +95,33 @@ def make_config(
     seed: int = 0,
     quick: bool = False,
 ) -> TuneConfig:
-    """A checked configuration; ``quick`` means 1024-8192 bits by 1024, 3 rounds."""
+    """A checked configuration: by default 1024 to 32768 bits, 8 sizes per octave, 5 rounds;
+    ``quick``: 1024 to 8192 bits, 4 per octave, 3 rounds; ``step``: a linear grid instead."""
     lo = lo if lo is not None else 1024
-    hi = hi if hi is not None else (8192 if quick else 16384)
-    step = step if step is not None else (1024 if quick else 512)
+    hi = hi if hi is not None else (8192 if quick else 32768)
     rounds = rounds if rounds is not None else (3 if quick else 5)
     sample_s = sample_s if sample_s is not None else (0.01 if quick else 0.02)
     if lo < MIN_BITS:
         raise ParameterError(f"--from must be >= {MIN_BITS} bits, got {lo}")
     if hi < lo:
         raise ParameterError(f"--to ({hi}) must be >= --from ({lo})")
-    if step < 1:
+    if step is not None and step < 1:
         raise ParameterError(f"--step must be >= 1, got {step}")
     if rounds < 1:
         raise ParameterError(f"--rounds must be >= 1, got {rounds}")
     if not sample_s > 0:
         raise ParameterError(f"--sample must be > 0, got {sample_s}")
-    parts = [f"montlab tune --from {lo} --to {hi} --step {step}"]
+    per_octave = 4 if quick else 8
+    grid = f"--step {step}" if step is not None else ("--quick" if quick else "")
+    parts = [f"montlab tune --from {lo} --to {hi}", grid]
     parts.append(f"--rounds {rounds} --sample {sample_s:g} --seed {seed}")
-    return TuneConfig(default_sizes(lo, hi, step), rounds, sample_s, seed, " ".join(parts))
+    return TuneConfig(
+        default_sizes(lo, hi, step, per_octave),
+        rounds,
+        sample_s,
+        seed,
+        " ".join(p for p in parts if p),
+    )
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,28 @@ def test_octave_rule() -> None:
 def test_grid_has_the_sizes_just_above_each_doubling() -> None:
     assert tune.default_sizes(1024, 4096, 1024) == (1024, 1088, 2048, 2112, 3072, 4096)
     cfg = tune.make_config()
-    assert cfg.sizes[0] == 1024 and cfg.sizes[-1] == 16384 and 8256 in cfg.sizes
-    assert "--from 1024 --to 16384 --step 512" in cfg.command
+    assert cfg.sizes[0] == 1024 and cfg.sizes[-1] == 32768 and 8256 in cfg.sizes
+    assert all(b % 64 == 0 for b in cfg.sizes)
+    assert 40 <= len(cfg.sizes) <= 50  # 8 per octave over 5 octaves, plus the doublings
+    assert cfg.command.startswith("montlab tune --from 1024 --to 32768 --rounds 5")
+    assert tune.make_config(quick=True).sizes == (
+        1024,
+        1088,
+        1216,
+        1472,
+        1728,
+        2048,
+        2112,
+        2432,
+        2880,
+        3456,
+        4096,
+        4160,
+        4864,
+        5824,
+        6912,
+        8192,
+    )
 
 
 @pytest.mark.parametrize(

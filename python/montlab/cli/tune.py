@@ -92,14 +92,16 @@ def write_plot(report: TuneReport, path: Path) -> None:
 
 @click.command()
 @click.option("--from", "lo", type=int, default=None, help="Smallest size [default: 1024].")
-@click.option("--to", "hi", type=int, default=None, help="Largest size [default: 16384].")
-@click.option("--step", type=int, default=None, help="Grid step in bits [default: 512].")
+@click.option("--to", "hi", type=int, default=None, help="Largest size [default: 32768].")
+@click.option(
+    "--step", type=int, default=None, help="Linear grid step [default: 8 sizes per octave]."
+)
 @click.option("--rounds", type=int, default=None, help="Alternating rounds [default: 5].")
 @click.option(
     "--sample", "sample_s", type=float, default=None, help="Seconds per sample [default: 0.02]."
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the operands.")
-@click.option("--quick", is_flag=True, help="1024-8192 bits by 1024, 3 rounds.")
+@click.option("--quick", is_flag=True, help="1024-8192 bits, 4 sizes per octave, 3 rounds.")
 @click.option("--out", "out_path", metavar="PATH", default=None, help="Write the table here.")
 @click.option("--dry-run", is_flag=True, help="Measure and print the table; write nothing.")
 @click.option("--json", "json_path", metavar="PATH", default=None, help="Write the measurements.")
