@@ -4,6 +4,11 @@
 //! * `kernel_timings [BITS ...]`: the table above, word-level and spectral kernels.
 //! * `kernel_timings crossover [FROM TO STEP]`: per size, the word-level and spectral times of
 //!   one product and one full exponentiation in alternating rounds (for the threshold table).
+//! * `kernel_timings spectral [BITS ...]`: spectral kernel only, per size the medians of one
+//!   Montgomery product of fresh operands, one ordinary-domain product as `FastModulus::mul`
+//!   runs it (that product, then the conversion with R^2 mod N) and one full exponentiation
+//!   (exponent as wide as N; 1 run at >= 32768 bits, 3 below), and the one-off
+//!   `SpectralParams::new` (setup, single run).
 //! * `kernel_timings transforms [BITS ...]`: one forward transform of a BITS-bit operand three
 //!   ways: Goldilocks (p = 2^64 - 2^32 + 1, 16-bit coefficients, radix 2) and the three
 //!   50-bit primes (64-bit coefficients), portable and IFMA.
@@ -204,8 +209,53 @@ fn transforms(bits: usize) {
     );
 }
 
+/// The spectral kernel alone: Montgomery product, ordinary-domain product, exponentiation.
+fn spectral_only(bits: usize) {
+    let mut rng = Rng(0x5eed);
+    let s = bits.div_ceil(64);
+    let mut n = rng.limbs(s);
+    n[0] |= 1;
+    n[s - 1] |= 1 << 63;
+    let mut x = rng.limbs(s);
+    let mut y = rng.limbs(s);
+    x[s - 1] >>= 1;
+    y[s - 1] >>= 1;
+    let mut e = rng.limbs(s);
+    e[s - 1] |= 1 << 63;
+    let m = OddModulus::new(&n).unwrap();
+    let t = Instant::now();
+    let sp = SpectralParams::new(&m).unwrap();
+    let setup = t.elapsed().as_secs_f64();
+    let mut sc = sp.scratch();
+    let (xw, yw) = (sp.wrap(&x), sp.wrap(&y));
+    let mut out = xw.clone();
+    let reps = (4_000_000 / (bits * bits / 4096 + 1)).clamp(20, 20_000);
+    let mul = median(9, reps, || sp.mul(&xw, &yw, &mut out, &mut sc));
+    let fast = median(9, reps, || {
+        sp.mul(&xw, &yw, &mut out, &mut sc);
+        std::hint::black_box(sp.to_mont(&sp.unwrap(&out), &mut sc));
+    });
+    let pow = median(if bits >= 32768 { 1 } else { 3 }, 1, || {
+        std::hint::black_box(window::pow_vartime_with(&sp, &x, &e));
+    });
+    println!(
+        "{bits:>6} spectral mont_mul {:>9.2} us  mul(x y mod N) {:>9.2} us  pow {:>10.3} ms  setup {:>8.2} ms  (ifma {})",
+        mul * 1e6,
+        fast * 1e6,
+        pow * 1e3,
+        setup * 1e3,
+        montlab_core::spectral::uses_ifma()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("spectral") {
+        for a in args.iter().skip(1) {
+            spectral_only(a.parse().expect("a bit count"));
+        }
+        return;
+    }
     if args.first().map(String::as_str) == Some("transforms") {
         for a in args.iter().skip(1) {
             transforms(a.parse().expect("a bit count"));

@@ -1,6 +1,7 @@
 //! `spectral::fmlm3` against the num-bigint oracle: Montgomery products with R = 2^l + 1 and
 //! exponentiation, on proptest moduli of 1..=64 limbs, structured edge moduli, forced longer
-//! transforms, and moduli that share a factor with 2^l + 1.
+//! transforms, moduli that share a factor with 2^l + 1, and long transforms (P up to 1024,
+//! where the IFMA loads, products, transforms and CRT run when the CPU has them).
 
 mod common;
 
@@ -138,4 +139,33 @@ fn pow_matches_oracle() {
         p.pow_vartime(&[101], &[1]),
         Err(MontError::OperandOutOfRange { which: "base" })
     );
+}
+
+#[test]
+fn long_transforms_random_and_extreme_operands() {
+    let seed = common::seed("spectral::long_transforms");
+    let mut rng = Rng::new(seed, "spectral-long-p");
+    for s in [96usize, 256, 1024] {
+        let mut v: Vec<u64> = (0..s).map(|_| rng.next_u64()).collect();
+        v[0] |= 1;
+        v[s - 1] |= 1 << 63;
+        let n = big(&v);
+        let p = params(&n);
+        let hi = &n - 1u8;
+        let ops = [
+            (rng.below(&n), rng.below(&n)),
+            (hi.clone(), hi.clone()),
+            (BigUint::one(), hi.clone()),
+            (BigUint::from(0u8), rng.below(&n)),
+            ((BigUint::one() << (64 * s - 1)) - 1u8, hi.clone()),
+        ];
+        for (x, y) in &ops {
+            check_mul(&p, &n, x, y).unwrap();
+        }
+        // Exponentiation: prepared table entries, to_mont and from_mont.
+        let base = rng.below(&n);
+        let e = big(&[rng.next_u64(), rng.next_u64()]);
+        let got = p.pow_vartime(&limbs(&base), &limbs(&e)).unwrap();
+        assert_eq!(strip(got), limbs(&oracle_pow(&base, &e, &n)), "s={s}");
+    }
 }

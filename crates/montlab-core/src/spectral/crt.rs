@@ -14,7 +14,9 @@
 //!
 //! Output: limbs of the sum in [0, 2^l) for the cyclic ring (with 2^l - 1 read as 0), or in
 //! [0, 2^l] for the nega-cyclic ring, where the value 2^l is returned as zero limbs plus a
-//! `top` flag. Variable time (carry loops end early).
+//! `top` flag. Variable time (carry loops end early). Where the CPU has AVX-512 IFMA, Garner's
+//! step runs 8 coefficients wide (`super::ifma_crt`, coefficients as three words) and only the
+//! carry propagation stays scalar; the portable path is the reference (equal outputs).
 
 use std::hint::select_unpredictable;
 
@@ -35,6 +37,9 @@ pub(crate) struct Crt {
     /// Q = q1 q2 q3 as (low limb, the rest) and floor(Q / 2) the same way.
     big_q: (u64, u128),
     half_q: (u64, u128),
+    /// The same constants for the vector path.
+    #[cfg(target_arch = "x86_64")]
+    k52: super::ifma_crt::GarnerConsts52,
 }
 
 impl Crt {
@@ -48,14 +53,43 @@ impl Crt {
         let hi = (q12 >> 64) * u128::from(q3) + (lo >> 64);
         let big_q = (lo as u64, hi);
         let half_q = ((big_q.0 >> 1) | ((hi as u64) << 63), hi >> 1);
+        let inv12 = with_shoup(inv_mod(q1 % q2, q2), q2);
+        let q1_mod_q3 = with_shoup(q1 % q3, q3);
+        let inv123 = with_shoup(inv_mod(q12_mod_q3, q3), q3);
+        #[cfg(target_arch = "x86_64")]
+        let k52 = {
+            let s52 =
+                |(w, _): (u64, u64), q: u64| (w, ((u128::from(w) << 52) / u128::from(q)) as u64);
+            let m = (1u128 << 52) - 1;
+            let limbs3 = |lo: u64, hi: u128| {
+                let v = [lo as u128 | (hi << 64), hi >> 64]; // 150 bits: low 128, high 22
+                [
+                    (v[0] & m) as u64,
+                    ((v[0] >> 52) & m) as u64,
+                    ((v[0] >> 104) | (v[1] << 24)) as u64,
+                ]
+            };
+            let h1 = half_q.0.overflowing_add(1);
+            super::ifma_crt::GarnerConsts52 {
+                q: PRIMES,
+                inv12: s52(inv12, q2),
+                q1_mod_q3: s52(q1_mod_q3, q3),
+                inv123: s52(inv123, q3),
+                q12: [(q12 & m) as u64, (q12 >> 52) as u64],
+                big_q: limbs3(big_q.0, big_q.1),
+                half_q1: limbs3(h1.0, half_q.1 + u128::from(h1.1)),
+            }
+        };
         Self {
             q: PRIMES,
-            inv12: with_shoup(inv_mod(q1 % q2, q2), q2),
-            q1_mod_q3: with_shoup(q1 % q3, q3),
-            inv123: with_shoup(inv_mod(q12_mod_q3, q3), q3),
+            inv12,
+            q1_mod_q3,
+            inv123,
             q12: (q12 as u64, (q12 >> 64) as u64),
             big_q,
             half_q,
+            #[cfg(target_arch = "x86_64")]
+            k52,
         }
     }
 
@@ -80,8 +114,41 @@ impl Crt {
     }
 
     /// Nega-cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l + 1` with c_n the symmetric
-    /// lift of the residues `(r[0][n], r[1][n], r[2][n])`; returns the `top` flag (value 2^l).
-    pub(crate) fn collect_nega(&self, r: [&[u64]; 3], out: &mut [u64]) -> bool {
+    /// lift of the residues `(buf[n], buf[P + n], buf[2P + n])` (P = `out.len()`, `buf` 3P
+    /// entries, overwritten); returns the `top` flag (value 2^l). Runs on IFMA where
+    /// [`super::uses_ifma`] and 8 | P, else [`Crt::collect_nega_portable`]: equal results.
+    pub(crate) fn collect_nega(&self, buf: &mut [u64], out: &mut [u64]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if Self::vector(out.len()) {
+            super::ifma_crt::garner_words(&self.k52, buf, true);
+            return finish_nega(fold_words(buf, out), out);
+        }
+        let p = out.len();
+        self.collect_nega_portable([&buf[..p], &buf[p..2 * p], &buf[2 * p..3 * p]], out)
+    }
+
+    /// Cyclic read-out (see [`Crt::collect_cyc_portable`]), `buf` as in [`Crt::collect_nega`].
+    pub(crate) fn collect_cyc(&self, buf: &mut [u64], out: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if Self::vector(out.len()) {
+            super::ifma_crt::garner_words(&self.k52, buf, false);
+            let carry = fold_words(buf, out);
+            return finish_cyc(u128::try_from(carry).expect("cyclic sums are >= 0"), out);
+        }
+        let p = out.len();
+        self.collect_cyc_portable([&buf[..p], &buf[p..2 * p], &buf[2 * p..3 * p]], out);
+    }
+
+    /// Whether the vector Garner runs for P coefficients.
+    #[cfg(target_arch = "x86_64")]
+    fn vector(p: usize) -> bool {
+        p.is_multiple_of(8) && super::uses_ifma()
+    }
+
+    /// Portable nega-cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l + 1` with c_n the
+    /// symmetric lift of the residues `(r[0][n], r[1][n], r[2][n])`; returns the `top` flag
+    /// (value 2^l).
+    pub(crate) fn collect_nega_portable(&self, r: [&[u64]; 3], out: &mut [u64]) -> bool {
         let mut carry: i128 = 0;
         for (n, o) in out.iter_mut().enumerate() {
             let (lo, hi) = self.garner(r[0][n], r[1][n], r[2][n]);
@@ -94,29 +161,12 @@ impl Crt {
             *o = t as u64;
             carry = (t >> 64) + hi;
         }
-        // The sum is L + carry 2^l = L - carry (mod 2^l + 1), with 0 <= L < 2^l.
-        if carry > 0 {
-            // L - carry: borrow out means the limbs hold L - carry + 2^l; add the missing 1.
-            if sub_small(out, carry as u128) {
-                return add_small(out, 1);
-            }
-            false
-        } else if carry < 0 {
-            // L + |carry|: a carry out means the limbs hold L + |carry| - 2^l and 2^l = -1,
-            // so subtract 1. From zero limbs that is -1 = 2^l: zero limbs and the top flag.
-            if add_small(out, carry.unsigned_abs()) && sub_small(out, 1) {
-                out.fill(0);
-                return true;
-            }
-            false
-        } else {
-            false
-        }
+        finish_nega(carry, out)
     }
 
-    /// Cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l - 1` in [0, 2^l - 1), for residues
-    /// of non-negative coefficients.
-    pub(crate) fn collect_cyc(&self, r: [&[u64]; 3], out: &mut [u64]) {
+    /// Portable cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l - 1` in [0, 2^l - 1), for
+    /// residues of non-negative coefficients.
+    pub(crate) fn collect_cyc_portable(&self, r: [&[u64]; 3], out: &mut [u64]) {
         let mut carry: u128 = 0;
         for (n, o) in out.iter_mut().enumerate() {
             let (lo, hi) = self.garner(r[0][n], r[1][n], r[2][n]);
@@ -124,15 +174,77 @@ impl Crt {
             *o = t as u64;
             carry = (t >> 64) + hi;
         }
-        // 2^l = 1: add the carry back at the bottom, end-around.
-        let mut c = carry;
-        while c != 0 {
-            c = u128::from(add_small(out, c));
+        finish_cyc(carry, out);
+    }
+}
+
+/// Carry propagation over coefficients given as words c_n = w0 + w1 2^64 + w2 2^128 (`buf`
+/// holds w0, w1, w2 (signed) as three runs of P = `out.len()`): `out` gets the low l bits of
+/// sum_n c_n 2^(64 n), the return value the rest (sum div 2^l).
+#[cfg(target_arch = "x86_64")]
+fn fold_words(buf: &[u64], out: &mut [u64]) -> i128 {
+    let p = out.len();
+    debug_assert!(p.is_multiple_of(2) && buf.len() == 3 * p);
+    let (w0, rest) = buf.split_at(p);
+    let (w1, w2) = rest.split_at(p);
+    // Two limbs per step: the pair's own part lo = a0 + (a1 + b0) 2^64 (mod 2^128, overflow
+    // ov) and the rest hi = b1 + c0 + c1 2^64 + ov (units of 2^128) do not depend on the carry,
+    // which then costs one 128-bit addition per pair.
+    let mut carry: i128 = 0;
+    let pairs = out
+        .chunks_exact_mut(2)
+        .zip(w0.chunks_exact(2))
+        .zip(w1.chunks_exact(2))
+        .zip(w2[..p].chunks_exact(2));
+    for (((o, a), b), c) in pairs {
+        let pair = u128::from(a[0]) | (u128::from(a[1]) << 64);
+        let (lo, ov) = pair.overflowing_add(u128::from(b[0]) << 64);
+        let hi = (i128::from(c[1] as i64) << 64)
+            + i128::from(b[1])
+            + i128::from(c[0] as i64)
+            + i128::from(ov);
+        // lo + carry = s + 2^128 (wrapped - (carry < 0)), carry read as two's complement.
+        let (s, wrapped) = lo.overflowing_add(carry as u128);
+        o[0] = s as u64;
+        o[1] = (s >> 64) as u64;
+        carry = hi + i128::from(wrapped) - i128::from(carry < 0);
+    }
+    carry
+}
+
+/// The nega-cyclic wrap: limbs L (in `out`) plus `carry` 2^l, reduced mod 2^l + 1 into
+/// [0, 2^l]; returns the `top` flag.
+fn finish_nega(carry: i128, out: &mut [u64]) -> bool {
+    // The sum is L + carry 2^l = L - carry (mod 2^l + 1), with 0 <= L < 2^l.
+    if carry > 0 {
+        // L - carry: borrow out means the limbs hold L - carry + 2^l; add the missing 1.
+        if sub_small(out, carry as u128) {
+            return add_small(out, 1);
         }
-        // 2^l - 1 (all ones) is 0.
-        if out.iter().all(|&l| l == u64::MAX) {
+        false
+    } else if carry < 0 {
+        // L + |carry|: a carry out means the limbs hold L + |carry| - 2^l and 2^l = -1,
+        // so subtract 1. From zero limbs that is -1 = 2^l: zero limbs and the top flag.
+        if add_small(out, carry.unsigned_abs()) && sub_small(out, 1) {
             out.fill(0);
+            return true;
         }
+        false
+    } else {
+        false
+    }
+}
+
+/// The cyclic wrap: limbs L plus `carry` 2^l, reduced mod 2^l - 1 into [0, 2^l - 1).
+fn finish_cyc(carry: u128, out: &mut [u64]) {
+    // 2^l = 1: add the carry back at the bottom, end-around.
+    let mut c = carry;
+    while c != 0 {
+        c = u128::from(add_small(out, c));
+    }
+    // 2^l - 1 (all ones) is 0.
+    if out.iter().all(|&l| l == u64::MAX) {
+        out.fill(0);
     }
 }
 
@@ -193,6 +305,105 @@ mod tests {
                     % u128::from(q)) as u64
             };
             assert_eq!(crt.garner(res(q1), res(q2), res(q3)), (lo, hi));
+        }
+    }
+
+    /// Residues mod (q1, q2, q3) of the integer hi 2^64 + lo.
+    fn residues_of(lo: u64, hi: u128) -> [u64; 3] {
+        PRIMES.map(|q| {
+            let h = (hi % u128::from(q)) as u64;
+            let r64 = ((1u128 << 64) % u128::from(q)) as u64;
+            ((u128::from(mul_mod(h, r64, q)) + u128::from(lo)) % u128::from(q)) as u64
+        })
+    }
+
+    /// The vector read-outs against the portable ones on random and extreme residues.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn ifma_garner_matches_portable() {
+        if !super::super::ifma::available() {
+            eprintln!("AVX-512 IFMA not available: only the portable CRT runs");
+            return;
+        }
+        let crt = Crt::new();
+        let (hq, bq) = (crt.half_q, crt.big_q);
+        // Integers around Q/2 and Q - 1, as (lo, hi).
+        let near = |(lo, hi): (u64, u128), d: i64| {
+            let (l, c) = lo.overflowing_add_signed(d);
+            let hi = match (c, d < 0) {
+                (false, _) => hi,
+                (true, true) => hi - 1,
+                (true, false) => hi + 1,
+            };
+            (l, hi)
+        };
+        let mut special: Vec<[u64; 3]> = vec![[0; 3], PRIMES.map(|q| q - 1), [1, 1, 1]];
+        for d in [-2i64, -1, 0, 1, 2, 3] {
+            let (lo, hi) = near(hq, d);
+            special.push(residues_of(lo, hi));
+        }
+        for d in [-3i64, -2, -1] {
+            let (lo, hi) = near(bq, d);
+            special.push(residues_of(lo, hi));
+        }
+        special.push(residues_of(u64::MAX, (1u128 << 80) - 1)); // 2^144 - 1
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1442695040888963407);
+            seed ^ (seed >> 29)
+        };
+        for p in [8usize, 16, 64, 256, 1024] {
+            // Patterns: uniform special value, random, random specials, all-max residues.
+            let mut cases: Vec<Vec<[u64; 3]>> = special.iter().map(|&r| vec![r; p]).collect();
+            cases.push((0..p).map(|_| PRIMES.map(|q| next() % q)).collect());
+            cases.push(
+                (0..p)
+                    .map(|_| special[(next() % special.len() as u64) as usize])
+                    .collect(),
+            );
+            cases.push(
+                (0..p)
+                    .map(|n| if n % 2 == 0 { special[3] } else { special[7] })
+                    .collect(),
+            );
+            for case in cases {
+                let mut buf = vec![0u64; 3 * p];
+                for (n, r) in case.iter().enumerate() {
+                    for i in 0..3 {
+                        buf[i * p + n] = r[i];
+                    }
+                }
+                let r = [&buf[..p], &buf[p..2 * p], &buf[2 * p..]];
+                let (mut want_n, mut want_c) = (vec![0u64; p], vec![0u64; p]);
+                let top = crt.collect_nega_portable(r, &mut want_n);
+                crt.collect_cyc_portable(r, &mut want_c);
+
+                let (mut got, mut w) = (vec![0u64; p], buf.clone());
+                super::super::ifma_crt::garner_words(&crt.k52, &mut w, true);
+                let got_top = finish_nega(fold_words(&w, &mut got), &mut got);
+                assert_eq!(
+                    (got_top, &got),
+                    (top, &want_n),
+                    "nega p={p} case {:?}",
+                    case[0]
+                );
+
+                let mut w = buf.clone();
+                super::super::ifma_crt::garner_words(&crt.k52, &mut w, false);
+                let carry = fold_words(&w, &mut got);
+                finish_cyc(u128::try_from(carry).unwrap(), &mut got);
+                assert_eq!(got, want_c, "cyc p={p} case {:?}", case[0]);
+
+                // And the dispatching entry points (IFMA or portable as configured).
+                let (mut w, mut o) = (buf.clone(), vec![0u64; p]);
+                assert_eq!(crt.collect_nega(&mut w, &mut o), top);
+                assert_eq!(o, want_n);
+                let mut w = buf.clone();
+                crt.collect_cyc(&mut w, &mut o);
+                assert_eq!(o, want_c);
+            }
         }
     }
 

@@ -23,9 +23,15 @@
 //!
 //! Word size / radix: digits are the 64-bit limbs (u = 64, B = 2^64), transform length P,
 //! l = 64 P >= bitlen(N). The products run modulo three 50-bit NTT primes (see
-//! [`super::prime`], [`super::ntt`]) and come back by CRT ([`super::crt`]). Transform count:
+//! [`super::prime`], [`super::ntt`]) and come back by CRT ([`super::crt`]); where the CPU has
+//! AVX-512 IFMA, loads, transforms, pointwise products (52-bit Montgomery, its 2^-52 undone by
+//! the inverse transform's scaling) and the Garner step run 8 lanes wide, with results equal
+//! to the portable loops'. Transform count:
 //! a product of two fresh operands costs 9 length-P transforms (4 forward for the operands,
-//! forward of h and of m, 3 inverse), a squaring or a product with a prepared operand 7.
+//! forward of h and of m, 3 inverse), a squaring 7, a product with a prepared operand 5: its
+//! preparation also keeps the transform of y N' mod R, so step 1 is m = x (y N' mod R) mod R,
+//! one nega-cyclic product (forward of m, 2 inverse). `to_mont` and `from_mont` multiply by
+//! prepared R^2 mod N and 1 (whose y N' is N' itself).
 //!
 //! Left out: FMLM3's Algorithm 3 (the triple product needs M > P^2 (B-1)^3, a fourth prime
 //! here), lazy (< 2N) outputs, and constant time (the carry loops branch on data).
@@ -34,7 +40,7 @@ use num_bigint::BigUint;
 
 use super::crt::{sub_small, Crt};
 use super::ntt::NttTables;
-use super::{forward, inverse};
+use super::{forward, inverse, vector_len};
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
@@ -53,6 +59,10 @@ pub struct SpectralParams {
     p: usize,
     tables: [NttTables; 3],
     crt: Crt,
+    /// Whether loads, pointwise products and transforms run on IFMA (then the pointwise
+    /// Montgomery factor is 2^-52 and the inverse transforms scale by P^-1 2^52).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    vec: bool,
     /// Cyclic transform of N and nega-cyclic transform of N' (3 P residues each).
     n_cyc: Vec<u64>,
     np_nega: Vec<u64>,
@@ -64,12 +74,14 @@ pub struct SpectralParams {
 }
 
 /// A Montgomery-domain element of the spectral kernel: `p` limbs, optionally with its cyclic
-/// and nega-cyclic transforms (empty until [`MontKernel::prepare`]).
+/// and nega-cyclic transforms and the nega-cyclic transform of y N' mod R (all three empty
+/// until [`MontKernel::prepare`]).
 #[derive(Clone, Debug)]
 pub struct SpectralElem {
     limbs: Vec<Limb>,
     cyc: Vec<u64>,
     nega: Vec<u64>,
+    np: Vec<u64>,
 }
 
 impl SpectralElem {
@@ -138,6 +150,7 @@ impl SpectralParams {
             p,
             tables,
             crt: Crt::new(),
+            vec: vector_len(p),
             n_cyc: vec![0; 3 * p],
             np_nega: vec![0; 3 * p],
             r_mod_n,
@@ -146,11 +159,13 @@ impl SpectralParams {
                 limbs: Vec::new(),
                 cyc: Vec::new(),
                 nega: Vec::new(),
+                np: Vec::new(),
             },
             one_elem: SpectralElem {
                 limbs: Vec::new(),
                 cyc: Vec::new(),
                 nega: Vec::new(),
+                np: Vec::new(),
             },
         };
         let mut n_cyc = vec![0; 3 * p];
@@ -245,6 +260,7 @@ impl SpectralParams {
             limbs,
             cyc: Vec::new(),
             nega: Vec::new(),
+            np: Vec::new(),
         }
     }
 
@@ -254,6 +270,15 @@ impl SpectralParams {
     fn load(&self, x: &[Limb], adjust: i8, dst: &mut [u64]) {
         for (t, chunk) in self.tables.iter().zip(dst.chunks_exact_mut(self.p)) {
             let pr = &t.prime;
+            #[cfg(target_arch = "x86_64")]
+            if self.vec {
+                super::ifma::load(chunk, &x[..self.p], pr.q);
+            } else {
+                for (d, &v) in chunk.iter_mut().zip(x) {
+                    *d = pr.reduce_lazy(v);
+                }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
             for (d, &v) in chunk.iter_mut().zip(x) {
                 *d = pr.reduce_lazy(v);
             }
@@ -271,8 +296,14 @@ impl SpectralParams {
         }
     }
 
+    /// Inverse transforms after pointwise products (scaling as `vec` requires).
     fn inverse_all(&self, a: &mut [u64], nega: bool) {
         for (t, chunk) in self.tables.iter().zip(a.chunks_exact_mut(self.p)) {
+            #[cfg(target_arch = "x86_64")]
+            if self.vec {
+                super::ifma::inverse52(chunk, t, nega);
+                continue;
+            }
             inverse(chunk, t, nega);
         }
     }
@@ -285,7 +316,8 @@ impl SpectralParams {
         self.forward_all(n, true);
     }
 
-    /// `a = a (.) b` position-wise (Montgomery products, [0, 2q)).
+    /// `a = a (.) b` position-wise (Montgomery products, [0, 2q); factor 2^-64, or 2^-52
+    /// with `vec`, undone by [`Self::inverse_all`]).
     fn pointwise(&self, a: &mut [u64], b: &[u64]) {
         for ((t, ca), cb) in self
             .tables
@@ -294,6 +326,11 @@ impl SpectralParams {
             .zip(b.chunks_exact(self.p))
         {
             let pr = &t.prime;
+            #[cfg(target_arch = "x86_64")]
+            if self.vec {
+                super::ifma::pointwise(ca, None, cb, None, pr.q);
+                continue;
+            }
             for (x, &y) in ca.iter_mut().zip(cb) {
                 *x = pr.mont_mul(*x, y);
             }
@@ -310,6 +347,11 @@ impl SpectralParams {
             .zip(b.chunks_exact(self.p))
         {
             let pr = &t.prime;
+            #[cfg(target_arch = "x86_64")]
+            if self.vec {
+                super::ifma::pointwise(d, Some(ca), cb, None, pr.q);
+                continue;
+            }
             for ((o, &x), &y) in d.iter_mut().zip(ca).zip(cb) {
                 *o = pr.mont_mul(x, y);
             }
@@ -322,6 +364,12 @@ impl SpectralParams {
         for (j, t) in self.tables.iter().enumerate() {
             let pr = &t.prime;
             let r = j * p..(j + 1) * p;
+            #[cfg(target_arch = "x86_64")]
+            if self.vec {
+                let (a, b, c) = (&a[r.clone()], &b[r.clone()], &c[r.clone()]);
+                super::ifma::pointwise(&mut acc[r], Some(a), b, Some(c), pr.q);
+                continue;
+            }
             for (((o, &x), &y), &z) in acc[r.clone()]
                 .iter_mut()
                 .zip(&a[r.clone()])
@@ -369,23 +417,33 @@ impl SpectralParams {
         };
         let y_low = y.map_or(x.limbs[0], |y| y.limbs[0]);
 
-        // Step 1a: h = x y mod R (nega-cyclic product).
-        self.pointwise_into(a, xn, yn);
-        self.inverse_all(a, true);
-        let h_top = self.crt.collect_nega(self.residues(a), h);
-        // Step 1b: m = h N' mod R.
-        self.load(h, if h_top { -1 } else { 0 }, a);
-        self.forward_all(a, true);
-        self.pointwise(a, &self.np_nega);
-        self.inverse_all(a, true);
-        let m_top = self.crt.collect_nega(self.residues(a), m);
+        let m_top = match y {
+            // Step 1 with y N' mod R prepared: m = x (y N' mod R) mod R, one product.
+            Some(y) if !y.np.is_empty() => {
+                self.pointwise_into(a, xn, &y.np);
+                self.inverse_all(a, true);
+                self.crt.collect_nega(a, m)
+            }
+            _ => {
+                // Step 1a: h = x y mod R (nega-cyclic product).
+                self.pointwise_into(a, xn, yn);
+                self.inverse_all(a, true);
+                let h_top = self.crt.collect_nega(a, h);
+                // Step 1b: m = h N' mod R.
+                self.load(h, if h_top { -1 } else { 0 }, a);
+                self.forward_all(a, true);
+                self.pointwise(a, &self.np_nega);
+                self.inverse_all(a, true);
+                self.crt.collect_nega(a, m)
+            }
+        };
         // Step 2: S = (x y + m N) mod Q' (cyclic; m = 2^l is 1 mod Q').
         self.load(m, if m_top { 1 } else { 0 }, a);
         self.forward_all(a, false);
         self.pointwise_sum(a, xc, yc, &self.n_cyc);
         self.inverse_all(a, false);
         let sv = &mut out[..p];
-        self.crt.collect_cyc(self.residues(a), sv);
+        self.crt.collect_cyc(a, sv);
 
         // Step 3: s = S / 2 mod Q' (S odd: (S + 2^l - 1) / 2 = (S - 1) / 2 + 2^(l-1)).
         let odd = sv[0] & 1;
@@ -410,11 +468,6 @@ impl SpectralParams {
             limb::cmp(sv, &self.n_pad).is_lt(),
             "fmlm3: output not reduced"
         );
-    }
-
-    fn residues<'a>(&self, a: &'a [u64]) -> [&'a [u64]; 3] {
-        let p = self.p;
-        [&a[..p], &a[p..2 * p], &a[2 * p..3 * p]]
     }
 }
 
@@ -463,6 +516,7 @@ impl MontKernel for SpectralParams {
         out.limbs.resize(self.p, 0);
         out.cyc.clear();
         out.nega.clear();
+        out.np.clear();
         self.mont_core(a, Some(b), &mut out.limbs, sc);
     }
 
@@ -470,16 +524,28 @@ impl MontKernel for SpectralParams {
         out.limbs.resize(self.p, 0);
         out.cyc.clear();
         out.nega.clear();
+        out.np.clear();
         self.mont_core(a, None, &mut out.limbs, sc);
     }
 
-    fn prepare(&self, b: &mut SpectralElem, _sc: &mut SpectralScratch) {
+    /// Computes the transforms of `b` and of b N' mod R (one more nega-cyclic product), so
+    /// that a product with `b` as the right operand costs 5 transforms instead of 7.
+    fn prepare(&self, b: &mut SpectralElem, sc: &mut SpectralScratch) {
         if !b.is_prepared() {
             let mut c = vec![0; 3 * self.p];
             let mut n = vec![0; 3 * self.p];
             self.transform(&b.limbs, &mut c, &mut n);
             b.cyc = c;
             b.nega = n;
+        }
+        if b.np.is_empty() {
+            let mut np = vec![0; 3 * self.p];
+            self.pointwise_into(&mut sc.a, &b.nega, &self.np_nega);
+            self.inverse_all(&mut sc.a, true);
+            let top = self.crt.collect_nega(&mut sc.a, &mut sc.h);
+            self.load(&sc.h, if top { -1 } else { 0 }, &mut np);
+            self.forward_all(&mut np, true);
+            b.np = np;
         }
     }
 

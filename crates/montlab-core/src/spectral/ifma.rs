@@ -7,20 +7,27 @@
 //! [0, 4q) with q < 2^50, so every multiplicand fits the 52-bit lanes of `vpmadd52{lo,hi}uq`.
 //! Twiddle products use Shoup's method with 52-bit constants w' = floor(w 2^52 / q)
 //! (Harvey 2014, Alg. 2 with beta = 2^52): qhat = hi52(y w'), r = lo52(y w) - lo52(qhat q)
-//! mod 2^52, in [0, 2q). Levels with half-length >= 8 run on whole vectors; the last three
-//! (half-lengths 4, 2, 1) pair lanes of two neighbouring vectors with `vpermt2q`.
+//! mod 2^52, in [0, 2q). Levels with half-length >= 8 run on whole vectors, two levels per
+//! pass over the data (four vectors per step, half the loads and stores); the last three
+//! (half-lengths 4, 2, 1) pair lanes of two neighbouring vectors with `vpermt2q`. The
+//! inverse's final factor (P^-1 2^64) is folded into its last level's twiddles.
 //!
-//! Safety boundary: this is the only module with `unsafe`. [`available`] checks the CPU at
-//! run time (cached by std); the `unsafe fn`s below are only called after it returned true
-//! and after the slice lengths were checked, so every load and store stays inside the slice.
-//! Left out: the pointwise products and the CRT (portable code), and non-x86-64 targets.
+//! Pointwise products ([`pointwise`]): Montgomery's REDC with R = 2^52 on 52-bit lanes,
+//! a b 2^-52 mod q in [0, 2q) for a, b < 4q; [`inverse52`] scales by P^-1 2^52 instead of
+//! P^-1 2^64 to undo that factor, so the coefficients equal the portable path's. [`load`]
+//! reduces 64-bit limbs x = x_lo + x_hi 2^52 as (x_lo mod 2q) + x_hi (2^52 mod q) < 4q.
+//!
+//! Safety boundary: with `ifma_crt`, the only modules with `unsafe`. [`available`] checks the
+//! CPU at run time (cached by std); the `unsafe fn`s below are only called after it returned
+//! true and after the slice lengths were checked, so every load and store stays inside the
+//! slice. Left out: the CRT (`ifma_crt`), and non-x86-64 targets.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
     _mm512_madd52lo_epu64, _mm512_min_epu64, _mm512_permutex2var_epi64, _mm512_permutexvar_epi64,
-    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_storeu_si512,
-    _mm512_sub_epi64,
+    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_setzero_si512, _mm512_srli_epi64,
+    _mm512_storeu_si512, _mm512_sub_epi64,
 };
 
 use super::ntt::NttTables;
@@ -47,7 +54,112 @@ pub(crate) fn forward(a: &mut [u64], t: &NttTables, nega: bool) {
 pub(crate) fn inverse(a: &mut [u64], t: &NttTables, nega: bool) {
     assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zis52.len() == t.len);
     // SAFETY: as in `forward`.
-    unsafe { inverse_ifma(a, t, nega) }
+    unsafe { inverse_ifma(a, t, nega, 0) }
+}
+
+/// Inverse transform with the final factor P^-1 2^52 (after [`pointwise`] products); as
+/// [`inverse`] otherwise.
+pub(crate) fn inverse52(a: &mut [u64], t: &NttTables, nega: bool) {
+    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zis52.len() == t.len);
+    // SAFETY: as in `forward`.
+    unsafe { inverse_ifma(a, t, nega, 1) }
+}
+
+/// Position-wise 52-bit Montgomery products modulo `q`: `dst = a (.) b`, or with `c`,
+/// `dst = a (.) b + dst (.) c` (the old `dst` is read first). Inputs in [0, 4q), outputs
+/// (a b 2^-52 mod q, or the sum of two) in [0, 2q). `a = None` multiplies `dst` in place.
+///
+/// # Panics
+/// If the CPU lacks IFMA, or the slice lengths differ or are not a multiple of 8.
+pub(crate) fn pointwise(dst: &mut [u64], a: Option<&[u64]>, b: &[u64], c: Option<&[u64]>, q: u64) {
+    let n = dst.len();
+    assert!(available() && n.is_multiple_of(8) && b.len() == n);
+    assert!(a.is_none_or(|a| a.len() == n) && c.is_none_or(|c| c.len() == n));
+    let d = dst.as_mut_ptr();
+    let a = a.map_or(d.cast_const(), <[u64]>::as_ptr);
+    let c = c.map_or(core::ptr::null(), <[u64]>::as_ptr);
+    // SAFETY: the CPU features were checked; every pointer addresses n = 8k entries (shared
+    // slices cannot alias the exclusive `dst`, except `a` = `d` itself, read lane-wise
+    // before the store to the same lanes).
+    unsafe { mont52_ifma(d, a, b.as_ptr(), c, n, q) }
+}
+
+/// Reduces the 64-bit limbs of `x` into `dst` (one prime), residues in [0, 4q).
+///
+/// # Panics
+/// If the CPU lacks IFMA, or the lengths differ or are not a multiple of 8.
+pub(crate) fn load(dst: &mut [u64], x: &[u64], q: u64) {
+    let n = dst.len();
+    assert!(available() && n.is_multiple_of(8) && x.len() == n);
+    // SAFETY: the CPU features were checked; both slices have n = 8k entries.
+    unsafe { load_ifma(dst, x, q) }
+}
+
+/// # Safety
+/// AVX-512 F and IFMA present; `d`, `a`, `b` (and `c` unless null) valid for `n` entries,
+/// `n` a multiple of 8; `d` may equal `a`, no other overlap.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn mont52_ifma(d: *mut u64, a: *const u64, b: *const u64, c: *const u64, n: usize, q: u64) {
+    let k = consts(q);
+    // q^-1 mod 2^52 (q odd): Newton's iteration doubles the correct low bits from 3.
+    let mut inv = q;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(q.wrapping_mul(inv)));
+    }
+    let qinv = _mm512_set1_epi64((inv & ((1 << 52) - 1)) as i64);
+    let mut off = 0;
+    while off < n {
+        // SAFETY: off + 8 <= n for every pointer (contract above).
+        unsafe {
+            let x = _mm512_loadu_si512(a.add(off).cast());
+            let y = _mm512_loadu_si512(b.add(off).cast());
+            let r = if c.is_null() {
+                _mm512_add_epi64(redc52(x, y, qinv, k), k.q)
+            } else {
+                let u = _mm512_loadu_si512(d.add(off).cast_const().cast());
+                let z = _mm512_loadu_si512(c.add(off).cast());
+                let s = _mm512_add_epi64(redc52(x, y, qinv, k), redc52(u, z, qinv, k));
+                reduce_once(_mm512_add_epi64(s, k.q2), k.q2)
+            };
+            _mm512_storeu_si512(d.add(off).cast(), r);
+        }
+        off += 8;
+    }
+}
+
+/// x y 2^-52 mod q in (-q, q) (signed lanes) for x, y < 4q: both are first reduced below 2q,
+/// so x y < 4 q^2 and the high half hi52(x y) < q. With m = lo52(lo52(x y) q^-1), the low
+/// halves of x y and m q agree, and x y - m q = (hi52(x y) - hi52(m q)) 2^52 exactly.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn redc52(x: __m512i, y: __m512i, qinv: __m512i, c: Consts) -> __m512i {
+    let x = reduce_once(x, c.q2);
+    let y = reduce_once(y, c.q2);
+    let lo = _mm512_madd52lo_epu64(c.zero, x, y);
+    let hi = _mm512_madd52hi_epu64(c.zero, x, y);
+    let m = _mm512_madd52lo_epu64(c.zero, lo, qinv);
+    _mm512_sub_epi64(hi, _mm512_madd52hi_epu64(c.zero, m, c.q))
+}
+
+/// # Safety
+/// AVX-512 F and IFMA present; `dst.len() == x.len()`, a multiple of 8.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn load_ifma(dst: &mut [u64], x: &[u64], q: u64) {
+    let k = consts(q);
+    // 2^52 mod q = 2^52 - 4q (4q < 2^52 < 5q); x_hi < 2^12, so x_hi c < 2^42 and the sum is
+    // below 2^52 - 2q + 2^42 < 4q.
+    let c = _mm512_set1_epi64(((1u64 << 52) - 4 * q) as i64);
+    let mut off = 0;
+    while off < dst.len() {
+        // SAFETY: off + 8 <= len of both slices.
+        unsafe {
+            let v = _mm512_loadu_si512(x.as_ptr().add(off).cast());
+            let lo = reduce_once(_mm512_and_si512(v, k.mask52), k.q2);
+            let r = _mm512_madd52lo_epu64(lo, _mm512_srli_epi64::<52>(v), c);
+            _mm512_storeu_si512(dst.as_mut_ptr().add(off).cast(), r);
+        }
+        off += 8;
+    }
 }
 
 /// Vector constants of one prime.
@@ -109,6 +221,20 @@ fn gs(u: __m512i, v: __m512i, w: __m512i, ws: __m512i, c: Consts) -> (__m512i, _
     (s, shoup(d, w, ws, c))
 }
 
+/// The inverse's last butterfly with its final factor s folded in: (u, v) -> ((u + v) s,
+/// (u - v + 2q) w s), both fully reduced; `fin` = [s, s', w s, (w s)'] (52-bit Shoup
+/// constants). u + v and u - v + 2q lie below 4q < 2^52.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn gs_last(u: __m512i, v: __m512i, fin: [__m512i; 4], c: Consts) -> (__m512i, __m512i) {
+    let s = _mm512_add_epi64(u, v);
+    let d = _mm512_sub_epi64(_mm512_add_epi64(u, c.q2), v);
+    (
+        reduce_once(shoup(s, fin[0], fin[1], c), c.q),
+        reduce_once(shoup(d, fin[2], fin[3], c), c.q),
+    )
+}
+
 /// Lane permutations for the levels with half-length 4, 2, 1 on a pair of vectors (A, B):
 /// `x`, `y` pick the low and high butterfly inputs, `a`, `b` put the outputs back, `w`
 /// spreads the 8 (or fewer) consecutive twiddles of the pair over the lanes of `x`.
@@ -157,7 +283,8 @@ unsafe fn forward_ifma(a: &mut [u64], t: &NttTables, nega: bool) {
     let p = a.as_mut_ptr();
     let mut blocks = 1;
     let mut half = n / 2;
-    while half >= 8 {
+    // Whole-vector levels (half >= 8): one alone if their count is odd, then pairs.
+    if (n / 8).trailing_zeros() % 2 == 1 {
         for b in 0..blocks {
             let k = if nega { blocks + b } else { b };
             let w = _mm512_set1_epi64(t.z[k] as i64);
@@ -178,6 +305,45 @@ unsafe fn forward_ifma(a: &mut [u64], t: &NttTables, nega: bool) {
         }
         blocks *= 2;
         half /= 2;
+    }
+    while half >= 16 {
+        // Two levels per pass: block b of this level (twiddle k1), then its halves, blocks 2b
+        // and 2b + 1 of the next (twiddles k2, k2 + 1), on four vectors a quarter block apart.
+        for b in 0..blocks {
+            let k1 = if nega { blocks + b } else { b };
+            let k2 = if nega { 2 * (blocks + b) } else { 2 * b };
+            let bc = |k: usize| {
+                (
+                    _mm512_set1_epi64(t.z[k] as i64),
+                    _mm512_set1_epi64(t.zs52[k] as i64),
+                )
+            };
+            let ((w1, w1s), (w2, w2s), (w3, w3s)) = (bc(k1), bc(k2), bc(k2 + 1));
+            let (base, h2) = (2 * b * half, half / 2);
+            let mut j = 0;
+            while j < h2 {
+                // SAFETY: base + j + 3 h2 + 8 <= base + 2 half = 2 (b + 1) half <= n.
+                unsafe {
+                    let p0 = p.add(base + j).cast::<__m512i>();
+                    let p1 = p.add(base + j + h2).cast::<__m512i>();
+                    let p2 = p.add(base + j + half).cast::<__m512i>();
+                    let p3 = p.add(base + j + half + h2).cast::<__m512i>();
+                    let (x0, x1) = (_mm512_loadu_si512(p0), _mm512_loadu_si512(p1));
+                    let (x2, x3) = (_mm512_loadu_si512(p2), _mm512_loadu_si512(p3));
+                    let (x0, x2) = ct(x0, x2, w1, w1s, c);
+                    let (x1, x3) = ct(x1, x3, w1, w1s, c);
+                    let (x0, x1) = ct(x0, x1, w2, w2s, c);
+                    let (x2, x3) = ct(x2, x3, w3, w3s, c);
+                    _mm512_storeu_si512(p0, x0);
+                    _mm512_storeu_si512(p1, x1);
+                    _mm512_storeu_si512(p2, x2);
+                    _mm512_storeu_si512(p3, x3);
+                }
+                j += 8;
+            }
+        }
+        blocks *= 4;
+        half /= 4;
     }
     // half = 4, 2, 1: pairs of vectors, twiddles of consecutive blocks spread over the lanes.
     while half >= 1 {
@@ -211,9 +377,9 @@ unsafe fn forward_ifma(a: &mut [u64], t: &NttTables, nega: bool) {
 }
 
 /// # Safety
-/// As [`forward_ifma`].
+/// As [`forward_ifma`]; `scale` picks the final factor (0: P^-1 2^64, 1: P^-1 2^52).
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn inverse_ifma(a: &mut [u64], t: &NttTables, nega: bool) {
+unsafe fn inverse_ifma(a: &mut [u64], t: &NttTables, nega: bool, scale: usize) {
     let n = t.len;
     let c = consts(t.prime.q);
     let p = a.as_mut_ptr();
@@ -247,46 +413,74 @@ unsafe fn inverse_ifma(a: &mut [u64], t: &NttTables, nega: bool) {
         blocks /= 2;
         half *= 2;
     }
-    while blocks >= 1 {
-        for b in 0..blocks {
-            let k = if nega { blocks + b } else { b };
-            let w = _mm512_set1_epi64(t.zi[k] as i64);
-            let ws = _mm512_set1_epi64(t.zis52[k] as i64);
-            let base = 2 * b * half;
+    // The last level (one block, twiddle zi[k], k = 1 if nega else 0) takes in the final factor
+    // s: outputs (u + v) s and (u - v) zi[k] s, fully reduced; no separate pass.
+    let fin = t.last52[scale][usize::from(nega)].map(|x| _mm512_set1_epi64(x as i64));
+    while blocks >= 2 {
+        // Two levels per pass: blocks 2b and 2b + 1 of this level (twiddles k1, k1 + 1), then
+        // block b of the next (twiddle k2), on four vectors `half` apart.
+        let last = blocks == 2;
+        for b in 0..blocks / 2 {
+            let k1 = if nega { blocks + 2 * b } else { 2 * b };
+            let k2 = if nega { blocks / 2 + b } else { b };
+            let bc = |k: usize| {
+                (
+                    _mm512_set1_epi64(t.zi[k] as i64),
+                    _mm512_set1_epi64(t.zis52[k] as i64),
+                )
+            };
+            let ((w1, w1s), (w2, w2s), (w3, w3s)) = (bc(k1), bc(k1 + 1), bc(k2));
+            let base = 4 * b * half;
             let mut j = 0;
             while j < half {
-                // SAFETY: base + j + half + 8 <= n.
+                // SAFETY: base + j + 3 half + 8 <= 4 (b + 1) half <= 2 blocks half = n.
                 unsafe {
-                    let pu = p.add(base + j).cast::<__m512i>();
-                    let pv = p.add(base + j + half).cast::<__m512i>();
-                    let (x, y) = gs(_mm512_loadu_si512(pu), _mm512_loadu_si512(pv), w, ws, c);
-                    _mm512_storeu_si512(pu, x);
-                    _mm512_storeu_si512(pv, y);
+                    let p0 = p.add(base + j).cast::<__m512i>();
+                    let p1 = p.add(base + j + half).cast::<__m512i>();
+                    let p2 = p.add(base + j + 2 * half).cast::<__m512i>();
+                    let p3 = p.add(base + j + 3 * half).cast::<__m512i>();
+                    let (x0, x1) = (_mm512_loadu_si512(p0), _mm512_loadu_si512(p1));
+                    let (x2, x3) = (_mm512_loadu_si512(p2), _mm512_loadu_si512(p3));
+                    let (x0, x1) = gs(x0, x1, w1, w1s, c);
+                    let (x2, x3) = gs(x2, x3, w2, w2s, c);
+                    let ((x0, x2), (x1, x3)) = if last {
+                        (gs_last(x0, x2, fin, c), gs_last(x1, x3, fin, c))
+                    } else {
+                        (gs(x0, x2, w3, w3s, c), gs(x1, x3, w3, w3s, c))
+                    };
+                    _mm512_storeu_si512(p0, x0);
+                    _mm512_storeu_si512(p1, x1);
+                    _mm512_storeu_si512(p2, x2);
+                    _mm512_storeu_si512(p3, x3);
                 }
                 j += 8;
             }
         }
-        blocks /= 2;
-        half *= 2;
+        blocks /= 4;
+        half *= 4;
     }
-    // Scale by P^-1 2^64 and reduce fully.
-    let w = _mm512_set1_epi64(t.scale as i64);
-    let ws = _mm512_set1_epi64(t.scale_s52 as i64);
-    let mut off = 0;
-    while off < n {
-        // SAFETY: off + 8 <= n.
-        unsafe {
-            let pa = p.add(off).cast::<__m512i>();
-            let r = shoup(_mm512_loadu_si512(pa), w, ws, c);
-            _mm512_storeu_si512(pa, reduce_once(r, c.q));
+    // The last level alone when the count of whole-vector levels is odd.
+    if blocks == 1 {
+        debug_assert_eq!(2 * half, n);
+        let mut j = 0;
+        while j < half {
+            // SAFETY: j + half + 8 <= n.
+            unsafe {
+                let pu = p.add(j).cast::<__m512i>();
+                let pv = p.add(j + half).cast::<__m512i>();
+                let (x, y) = gs_last(_mm512_loadu_si512(pu), _mm512_loadu_si512(pv), fin, c);
+                _mm512_storeu_si512(pu, x);
+                _mm512_storeu_si512(pv, y);
+            }
+            j += 8;
         }
-        off += 8;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::ntt::{forward_portable, inverse_portable};
+    use super::super::prime::mul_mod;
     use super::*;
 
     #[test]
@@ -298,6 +492,107 @@ mod tests {
             for half in [4usize, 2, 1] {
                 let blocks = n / (2 * half);
                 assert!(blocks + (n - 16) / (2 * half) + 8 <= n, "n={n} half={half}");
+            }
+        }
+    }
+
+    /// Extreme and random lane values below `bound`.
+    fn samples(bound: u64, len: usize, seed: &mut u64) -> Vec<u64> {
+        let edges = [0, 1, 2, bound / 2, bound / 4, bound - 2, bound - 1];
+        (0..len)
+            .map(|i| {
+                *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                if i % 3 == 0 {
+                    edges[(*seed >> 40) as usize % edges.len()]
+                } else {
+                    (*seed >> 7) % bound
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pointwise_and_load_match_portable() {
+        if !available() {
+            eprintln!("AVX-512 IFMA not available: the portable products run instead");
+            return;
+        }
+        let mut seed = 0x5eed_u64;
+        for which in 0..3 {
+            let t = NttTables::new(which, 64);
+            let (q, pr) = (t.prime.q, &t.prime);
+            let r52 = super::super::prime::pow_mod(2, 52, q);
+            let len = 64;
+            let (a, b, c) = (
+                samples(4 * q, len, &mut seed),
+                samples(4 * q, len, &mut seed),
+                samples(4 * q, len, &mut seed),
+            );
+            // 2^52 (a b 2^-52) = a b (mod q), outputs in [0, 2q).
+            let mut d = vec![0; len];
+            pointwise(&mut d, Some(&a), &b, None, q);
+            let mut e = a.clone();
+            pointwise(&mut e, None, &b, None, q);
+            assert_eq!(d, e, "in place");
+            let mut f = a.clone();
+            pointwise(&mut f, Some(&b), &c, Some(&b), q);
+            for i in 0..len {
+                assert!(d[i] < 2 * q && f[i] < 2 * q, "range prime {which}");
+                let want = mul_mod(a[i] % q, b[i] % q, q);
+                assert_eq!(mul_mod(d[i], r52, q), want, "product prime {which} i {i}");
+                let sum = (mul_mod(b[i] % q, c[i] % q, q) + want) % q;
+                assert_eq!(mul_mod(f[i], r52, q), sum, "sum prime {which} i {i}");
+            }
+            // Loads: residues in [0, 4q), congruent to the limbs.
+            let mut x = samples(u64::MAX, len, &mut seed);
+            x[..8].copy_from_slice(&[
+                u64::MAX,
+                (1 << 52) - 1,
+                4 * q,
+                (1 << 52) - 1 + (u64::MAX << 52),
+                q,
+                2 * q,
+                0,
+                1 << 63,
+            ]);
+            let mut r = vec![0; len];
+            load(&mut r, &x, q);
+            for (i, (&ri, &xi)) in r.iter().zip(&x).enumerate() {
+                assert!(ri < 4 * q, "load range prime {which} i {i}");
+                assert_eq!(ri % q, xi % q, "load prime {which} i {i}");
+                assert_eq!(pr.reduce_lazy(xi) % q, ri % q);
+            }
+        }
+    }
+
+    #[test]
+    fn products_with_inverse52_match_portable() {
+        if !available() {
+            eprintln!("AVX-512 IFMA not available: the portable products run instead");
+            return;
+        }
+        let mut seed = 0xfeed_u64;
+        for which in 0..3 {
+            for len in [16usize, 128, 1024] {
+                let t = NttTables::new(which, len);
+                let q = t.prime.q;
+                for nega in [false, true] {
+                    let a = samples(4 * q, len, &mut seed);
+                    let b = samples(4 * q, len, &mut seed);
+                    let (mut fa, mut fb) = (a.clone(), b.clone());
+                    forward(&mut fa, &t, nega);
+                    forward(&mut fb, &t, nega);
+                    let mut want: Vec<u64> = fa
+                        .iter()
+                        .zip(&fb)
+                        .map(|(&x, &y)| t.prime.mont_mul(x, y))
+                        .collect();
+                    inverse_portable(&mut want, &t, nega);
+                    let mut got = fa.clone();
+                    pointwise(&mut got, None, &fb, None, q);
+                    inverse52(&mut got, &t, nega);
+                    assert_eq!(got, want, "prime {which} len {len} nega {nega}");
+                }
             }
         }
     }

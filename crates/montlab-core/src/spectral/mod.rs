@@ -4,7 +4,8 @@
 //! * [`prime`]: the primes and their Shoup / Montgomery word products;
 //! * [`ntt`]: length-P cyclic and nega-cyclic transforms (portable loops);
 //! * `ifma`: the same butterflies on AVX-512 IFMA, behind runtime detection (x86-64 only);
-//! * [`crt`]: Garner's CRT and the carry folding modulo 2^l -+ 1;
+//! * [`crt`]: Garner's CRT and the carry folding modulo 2^l -+ 1; `ifma_crt`: its Garner step
+//!   on AVX-512 IFMA (x86-64 only);
 //! * [`fmlm3`]: the Montgomery kernel ([`SpectralParams`]), an exponentiation kernel.
 //!
 //! Why these transforms, and the measurements behind the choice: `docs/performance.md`,
@@ -14,6 +15,8 @@ pub mod crt;
 pub mod fmlm3;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+#[cfg(target_arch = "x86_64")]
+mod ifma_crt;
 pub mod ntt;
 pub mod prime;
 
@@ -30,6 +33,20 @@ pub fn uses_ifma() -> bool {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
+        false
+    }
+}
+
+/// True when length-`p` kernels run their loads, pointwise products and transforms on IFMA.
+#[must_use]
+pub(crate) fn vector_len(p: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        p >= ifma::MIN_LEN && uses_ifma()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = p;
         false
     }
 }

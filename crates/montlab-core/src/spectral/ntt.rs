@@ -38,10 +38,14 @@ pub struct NttTables {
     /// P^-1 2^64 mod q and its Shoup constant: the inverse transform's final factor.
     pub(crate) scale: u64,
     pub(crate) scale_s: u64,
-    /// 52-bit Shoup constants floor(w 2^52 / q) of z, zi and scale, for the IFMA path.
+    /// 52-bit Shoup constants floor(w 2^52 / q) of z and zi, for the IFMA path.
     pub(crate) zs52: Vec<u64>,
     pub(crate) zis52: Vec<u64>,
-    pub(crate) scale_s52: u64,
+    /// For the IFMA inverse's last level, which takes in the final factor s:
+    /// `last52[i][k]` = [s, s', zi[k] s, (zi[k] s)'] (52-bit Shoup constants ') with
+    /// s = `scale` (i = 0) or P^-1 2^52 mod q (i = 1, after the 52-bit Montgomery products
+    /// of `super::ifma::pointwise`), k = 0 (cyclic) or 1 (nega-cyclic).
+    pub(crate) last52: [[[u64; 4]; 2]; 2],
 }
 
 /// Shoup's constant floor(w 2^52 / q) for 52-bit lanes.
@@ -78,10 +82,19 @@ impl NttTables {
         let zs = z.iter().map(|&w| shoup_pre(w, q)).collect();
         let zis = zi.iter().map(|&w| shoup_pre(w, q)).collect();
         let scale = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 64, q), q);
+        let scale52 = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 52, q), q);
+        let last = |s: u64, k: usize| {
+            let ws = mul_mod(zi[k], s, q);
+            [s, shoup_pre52(s, q), ws, shoup_pre52(ws, q)]
+        };
+        let last52 = [
+            [last(scale, 0), last(scale, 1)],
+            [last(scale52, 0), last(scale52, 1)],
+        ];
         Self {
+            last52,
             zs52: z.iter().map(|&w| shoup_pre52(w, q)).collect(),
             zis52: zi.iter().map(|&w| shoup_pre52(w, q)).collect(),
-            scale_s52: shoup_pre52(scale, q),
             scale_s: shoup_pre(scale, q),
             prime,
             len,
