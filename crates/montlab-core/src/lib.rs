@@ -22,6 +22,7 @@
 
 pub mod engine;
 pub mod error;
+pub mod inverse;
 pub mod limb;
 pub mod mont;
 pub mod params;

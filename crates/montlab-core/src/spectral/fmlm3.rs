@@ -131,7 +131,7 @@ impl SpectralParams {
         }
         let n_big = to_big(modulus.as_limbs());
         let r_big = (BigUint::from(1u8) << (64 * p)) + 1u8;
-        let n_inv = n_big.modinv(&r_big)?;
+        let n_inv = crate::inverse::mod_inverse(&n_big, &r_big)?;
         let n_prime = &r_big - n_inv; // -N^-1 mod R, in [1, R) and below 2^l because N > 1
         let r_mod_n = from_big(&(&r_big % &n_big), s);
         let r2_mod_n = from_big(&(&r_big * &r_big % &n_big), s);
