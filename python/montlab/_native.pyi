@@ -23,9 +23,10 @@ __all__ = [
 
 #: Algorithm ids with a native engine (the ids marked "native" in algorithms.toml).
 ALGORITHMS: tuple[str, ...]
-#: The checked-in generic threshold table (``key = bits`` lines).
+#: The checked-in generic threshold table for this CPU (``key = bits`` lines): one for CPUs whose
+#: word-level kernel runs on AVX-512 IFMA, one for the rest.
 GENERIC_THRESHOLDS: str
-#: True when the spectral transforms run on AVX-512 IFMA on this CPU.
+#: True when the kernels (word-level and spectral) run on AVX-512 IFMA on this CPU.
 IFMA: bool
 #: How the extension was built: "rustc" (the compiler's version line), "target", "profile",
 #: "version".

@@ -101,6 +101,20 @@ def test_edge_moduli_both_kernels(bits: int, rng: random.Random, table: None) ->
             assert m.pow(hi, 2) == 1 and m.pow(0, 0) == 1 and m.pow(0, 3) == 0
 
 
+@pytest.mark.parametrize("bits", [512, 513, 704, 705, 6654, 6655, 52830, 52831])
+def test_word_kernel_across_the_ifma_ranges(bits: int, rng: random.Random, table: None) -> None:
+    # Word-level everywhere: on AVX-512 IFMA CPUs products run on the 52-bit kernel from 705
+    # bits and exponentiations from 513, both up to 52830 bits; cios + sqr outside (and
+    # everywhere on other CPUs).
+    force(10**9, 10**9)
+    for n in (random_modulus(rng, bits), (1 << bits) - 1):
+        m = FastModulus(n)
+        assert (m.mul_kernel, m.pow_kernel) == ("word", "word")
+        for x, y in ((n - 1, n - 1), (rng.randrange(n), rng.randrange(n)), (1, n // 2)):
+            check(m, x, y, rng.getrandbits(70))
+        assert m.pow_many([n - 1, 1, 0], 2) == [1, 1, 0]
+
+
 def test_fermat_factor_modulus(table: None) -> None:
     # 59649589127497217 divides 2^128 + 1, the R of the shortest transform for a 1-limb N:
     # the spectral kernel must move to a longer transform and stay exact.

@@ -7,7 +7,11 @@
 //! The kernels: word-level (`cios` products and `sqr` squarings, R = 2^(64 s)) and spectral
 //! (`fmlm3`, R = 2^l + 1); both are exact at every size, so the table only decides speed. The
 //! spectral kernel is skipped (word-level used instead) for the rare N that shares a factor
-//! with every Fermat number 2^l + 1 tried, see [`SpectralParams::new`].
+//! with every Fermat number 2^l + 1 tried, see [`SpectralParams::new`]. When the CPU has
+//! AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and `pow_many` run on the
+//! radix-2^52 IFMA kernel ([`crate::mont::ifma`]) instead of `cios` + `sqr` for N in
+//! [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in [`IFMA_MUL_BITS`]
+//! (both up to [`ifma::MAX_BITS`]); `pow_sec` stays on `cios` + `sqr`.
 //!
 //! Per-modulus precomputation is built on first use and then shared by all threads (word
 //! constants need O(s^2 64) limb operations, spectral ones a modular inverse and 3 transforms).
@@ -20,12 +24,41 @@ use rayon::prelude::*;
 
 use crate::error::MontError;
 use crate::limb::{self, Limb};
+use crate::mont::ifma::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
 use crate::pow::{fixed, window, MontKernel};
 use crate::spectral::SpectralParams;
 
-/// The checked-in generic threshold table (`src/thresholds/generic.toml`).
+/// The checked-in generic threshold table for CPUs without AVX-512 IFMA
+/// (`src/thresholds/generic.toml`).
 pub const GENERIC_THRESHOLDS: &str = include_str!("thresholds/generic.toml");
+
+/// The checked-in generic threshold table for CPUs whose word-level kernel runs on AVX-512
+/// IFMA (`src/thresholds/generic-ifma.toml`): that kernel moves both cut-overs up.
+pub const GENERIC_THRESHOLDS_IFMA: &str = include_str!("thresholds/generic-ifma.toml");
+
+/// The generic table for this CPU: [`GENERIC_THRESHOLDS_IFMA`] when the IFMA word-level
+/// kernel is enabled ([`ifma::enabled`]), else [`GENERIC_THRESHOLDS`].
+#[must_use]
+pub fn generic_thresholds_text() -> &'static str {
+    if ifma::enabled() {
+        GENERIC_THRESHOLDS_IFMA
+    } else {
+        GENERIC_THRESHOLDS
+    }
+}
+
+/// Sizes of N (bits) whose word-level exponentiations run on the IFMA kernel when available:
+/// from 513 bits (at 512 bits and below `cios` + `sqr` with their fixed-length loops tie or
+/// win) up to the kernel's largest modulus [`ifma::MAX_BITS`]. Whether `pow` is word-level at
+/// all is still decided by `spectral_pow_bits`.
+pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=ifma::MAX_BITS;
+
+/// Sizes of N (bits) whose word-level products (`mul`, `sqr`, `mul_many`) run on the IFMA
+/// kernel when available: two AMMs and the radix conversions against two `cios` products,
+/// which tie near 700 bits and win below. Whether they are word-level at all is decided by
+/// `spectral_mul_bits`.
+pub const IFMA_MUL_BITS: core::ops::RangeInclusive<u64> = 705..=ifma::MAX_BITS;
 
 /// Size cut-overs between the kernels, in bits of N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,13 +70,13 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
-    /// The generic default table.
+    /// The generic default table for this CPU ([`generic_thresholds_text`]).
     ///
     /// # Panics
-    /// Never: the checked-in table is parsed by a unit test.
+    /// Never: both checked-in tables are parsed by a unit test.
     #[must_use]
     pub fn generic() -> Self {
-        Self::parse(GENERIC_THRESHOLDS).expect("the generic threshold table parses")
+        Self::parse(generic_thresholds_text()).expect("the generic threshold table parses")
     }
 
     /// Reads a table: `key = integer` lines, `[section]` headers and `#` comments (a TOML
@@ -72,7 +105,7 @@ impl Thresholds {
                 _ => return Err(bad),
             }
         }
-        if !(seen[0] && seen[1]) && text != GENERIC_THRESHOLDS {
+        if !(seen[0] && seen[1]) && text != generic_thresholds_text() {
             let g = Self::generic();
             if !seen[0] {
                 t.spectral_mul_bits = g.spectral_mul_bits;
@@ -111,6 +144,7 @@ pub struct FastModulus {
     modulus: OddModulus,
     thresholds: Thresholds,
     word: OnceLock<MontParams>,
+    ifma: OnceLock<Option<IfmaParams>>,
     spectral: OnceLock<Option<SpectralParams>>,
 }
 
@@ -132,6 +166,7 @@ impl FastModulus {
             modulus: OddModulus::new(n)?,
             thresholds,
             word: OnceLock::new(),
+            ifma: OnceLock::new(),
             spectral: OnceLock::new(),
         })
     }
@@ -158,6 +193,29 @@ impl FastModulus {
     pub fn word(&self) -> &MontParams {
         self.word
             .get_or_init(|| MontParams::new(self.modulus.clone()))
+    }
+
+    /// The IFMA constants (built on first use) if N is in `sizes`, the CPU has AVX-512 IFMA
+    /// and `MONTLAB_NO_IFMA` is unset; else `None`.
+    fn word_ifma(&self, sizes: &core::ops::RangeInclusive<u64>) -> Option<&IfmaParams> {
+        if !(sizes.contains(&self.bits()) && ifma::enabled()) {
+            return None;
+        }
+        self.ifma
+            .get_or_init(|| IfmaParams::new(&self.modulus))
+            .as_ref()
+    }
+
+    /// True when `pow` and `pow_many` run on the IFMA kernel (word-level kernel chosen, N in
+    /// [`IFMA_POW_BITS`], the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset).
+    pub fn pow_uses_ifma(&self) -> bool {
+        self.pow_kernel() == Kernel::Word && self.word_ifma(&IFMA_POW_BITS).is_some()
+    }
+
+    /// True when `mul`, `sqr` and `mul_many` run on the IFMA kernel (word-level kernel chosen,
+    /// N in [`IFMA_MUL_BITS`], the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset).
+    pub fn mul_uses_ifma(&self) -> bool {
+        self.mul_kernel() == Kernel::Word && self.word_ifma(&IFMA_MUL_BITS).is_some()
     }
 
     /// The spectral constants (built on first use), or `None` if N has no spectral kernel.
@@ -217,6 +275,7 @@ impl FastModulus {
 
     /// `x y mod N` (`y = None`: `x^2`) on checked operands: a Montgomery product gives
     /// x y R^-1, and the conversion into the domain (a product with R^2 mod N) cancels R^-1.
+    /// Word-level products run on IFMA ([`IfmaParams::mul_mod`]) for N in [`IFMA_MUL_BITS`].
     fn mul_checked(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
         fn run<K: MontKernel>(k: &K, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
             let mut sc = k.scratch();
@@ -231,7 +290,10 @@ impl FastModulus {
         }
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), x, y),
-            Kernel::Word => run(self.word(), x, y),
+            Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
+                Some(k) => k.mul_mod(x, y),
+                None => run(self.word(), x, y),
+            },
         }
     }
 
@@ -250,7 +312,10 @@ impl FastModulus {
             Kernel::Spectral => {
                 window::pow_vartime_with(self.spectral().expect("pow_kernel checked it"), base, exp)
             }
-            Kernel::Word => window::pow_vartime_with(self.word(), base, exp),
+            Kernel::Word => match self.word_ifma(&IFMA_POW_BITS) {
+                Some(k) => window::pow_vartime_with(k, base, exp),
+                None => window::pow_vartime_with(self.word(), base, exp),
+            },
         }
     }
 
@@ -275,6 +340,7 @@ impl FastModulus {
     ) -> Result<Vec<Vec<Limb>>, MontError> {
         let (xs, ys) = self.batch(xs, ys, "x", "y")?;
         self.prepare_kernel(self.mul_kernel());
+        let _ = self.mul_uses_ifma(); // builds the IFMA constants where they are used
         Ok(xs
             .par_iter()
             .zip(ys.par_iter())
@@ -307,6 +373,7 @@ impl FastModulus {
             .map(|b| self.operand(b.as_ref(), "base"))
             .collect::<Result<_, _>>()?;
         self.prepare_kernel(self.pow_kernel());
+        let _ = self.pow_uses_ifma(); // builds the IFMA constants where they are used
         Ok(bases
             .par_iter()
             .zip(exps.par_iter())
@@ -368,10 +435,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn generic_table_parses() {
-        let t = Thresholds::generic();
-        assert!(t.spectral_mul_bits > 0 && t.spectral_pow_bits > 0);
-        assert!(t.spectral_pow_bits < u64::MAX && t.spectral_mul_bits < u64::MAX);
+    fn generic_tables_parse() {
+        for text in [GENERIC_THRESHOLDS, GENERIC_THRESHOLDS_IFMA] {
+            let t = Thresholds::parse(text).unwrap();
+            assert!(t.spectral_mul_bits > 0 && t.spectral_pow_bits > 0);
+            assert!(t.spectral_pow_bits < u64::MAX && t.spectral_mul_bits < u64::MAX);
+        }
+        assert_eq!(
+            Thresholds::generic(),
+            Thresholds::parse(generic_thresholds_text()).unwrap()
+        );
     }
 
     #[test]

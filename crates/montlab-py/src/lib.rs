@@ -343,7 +343,7 @@ mod native {
         )?;
         m.add(
             "GENERIC_THRESHOLDS",
-            montlab_core::engine::GENERIC_THRESHOLDS,
+            montlab_core::engine::generic_thresholds_text(),
         )?;
         m.add("IFMA", montlab_core::spectral::uses_ifma())?;
         let build = pyo3::types::PyDict::new(m.py());

@@ -1,0 +1,275 @@
+//! Times the word-level kernels, `cios` + `sqr` (R = 2^(64 s)) against the radix-2^52 AVX-512
+//! IFMA kernel (`mont::ifma`), in alternating rounds, medians of the rounds, seeded operands.
+//!
+//! Run as `cargo run --release -p montlab-core --example word_timings -- [BITS ...]`
+//! (default 1024 2048 3072 4096 8192). Two tables per size list:
+//! - products: chained Montgomery products and squarings on each kernel, and one ordinary
+//!   `x y mod N` as `FastModulus::mul` computes it on each (two Montgomery products and the
+//!   conversions), then `FastModulus::mul` as dispatched (`*` where not on IFMA);
+//! - exponentiations (exponent as long as N): `cios` + `sqr` (left out above 8192 bits),
+//!   IFMA, the spectral kernel (`FastModulus` with `spectral_pow_bits = 0`), and
+//!   `FastModulus::pow` as dispatched by the generic table (`*` where not on IFMA).
+//!
+//! Prints "-" for IFMA on a CPU without it.
+
+use std::time::Instant;
+
+use montlab_core::engine::Thresholds;
+use montlab_core::mont::ifma::IfmaParams;
+use montlab_core::pow::{window, MontKernel};
+use montlab_core::{FastModulus, Kernel, MontParams, OddModulus};
+
+/// SplitMix64, seeded: the same operands every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// A `bits`-bit number with the top bit set.
+    fn bits(&mut self, bits: usize) -> Vec<u64> {
+        let s = bits.div_ceil(64);
+        let mut v: Vec<u64> = (0..s).map(|_| self.next()).collect();
+        let top = (bits - 1) % 64;
+        v[s - 1] &= u64::MAX >> (63 - top);
+        v[s - 1] |= 1 << top;
+        v
+    }
+}
+
+/// Seconds per call of `f` over `reps` calls.
+fn once<F: FnMut()>(reps: usize, mut f: F) -> f64 {
+    let t = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    t.elapsed().as_secs_f64() / reps as f64
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Chained Montgomery products and squarings (each takes the previous output, as in an
+/// exponentiation), then one ordinary `x y mod N` as `FastModulus::mul` computes it on a
+/// `MontKernel` (product, then a product with R^2 mod N): seconds per call, one round.
+fn products<K: MontKernel>(k: &K, x: &[u64], y: &[u64], reps: usize) -> [f64; 3] {
+    let mut sc = k.scratch();
+    let ym = k.to_mont(y, &mut sc);
+    let mut acc = k.to_mont(x, &mut sc);
+    let mut out = acc.clone();
+    let t = Instant::now();
+    for _ in 0..reps {
+        k.mul(&acc, &ym, &mut out, &mut sc);
+        std::mem::swap(&mut acc, &mut out);
+    }
+    let mul = t.elapsed().as_secs_f64() / reps as f64;
+    let t = Instant::now();
+    for _ in 0..reps {
+        k.sqr(&acc, &mut out, &mut sc);
+        std::mem::swap(&mut acc, &mut out);
+    }
+    let sqr = t.elapsed().as_secs_f64() / reps as f64;
+    std::hint::black_box(&acc);
+    let ordinary = once(reps, || {
+        let xw = k.wrap(x);
+        let mut t = xw.clone();
+        k.mul(&xw, &k.wrap(y), &mut t, &mut sc);
+        std::hint::black_box(k.unwrap(&k.to_mont(&k.unwrap(&t), &mut sc)));
+    });
+    [mul, sqr, ordinary]
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("sizes are bit counts"))
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1024, 2048, 3072, 4096, 8192]
+    } else {
+        sizes
+    };
+    let us = |v: f64| format!("{:.3}us", v * 1e6);
+    let ms = |v: f64| format!("{:.3}ms", v * 1e3);
+    let cases: Vec<_> = sizes.iter().map(|&bits| case(bits)).collect();
+
+    println!(
+        "{:>6} {:>10} {:>10} {:>10} {:>10} {:>11} {:>11} {:>7} {:>11}",
+        "bits",
+        "cios mul",
+        "ifma mul",
+        "cios sqr",
+        "ifma sqr",
+        "cios x*y",
+        "ifma x*y",
+        "x*y x",
+        "engine mul"
+    );
+    for c in &cases {
+        let bits = c.bits;
+        let reps = (4_000_000 / (bits * bits / 4096 + 1)).clamp(10, 20_000);
+        let (mut tw, mut ti, mut tf): (Vec<[f64; 3]>, Vec<[f64; 3]>, Vec<f64>) =
+            (vec![], vec![], vec![]);
+        let _ = c.fast.mul(&c.x, &c.y);
+        for _ in 0..9 {
+            tw.push(products(&c.word, &c.x, &c.y, reps));
+            if let Some(k) = &c.ifma {
+                ti.push([
+                    0.0,
+                    0.0,
+                    once(reps, || {
+                        std::hint::black_box(k.mul_mod(&c.x, Some(&c.y)));
+                    }),
+                ]);
+                let p = products(k, &c.x, &c.y, reps);
+                let last = ti.last_mut().expect("pushed");
+                (last[0], last[1]) = (p[0], p[1]);
+            }
+            tf.push(once(reps, || {
+                std::hint::black_box(c.fast.mul(&c.x, &c.y).expect("x, y < N"));
+            }));
+        }
+        let med = |t: &[[f64; 3]], i: usize| median(t.iter().map(|r| r[i]).collect());
+        let col = |i: usize| {
+            if ti.is_empty() {
+                "-".to_string()
+            } else {
+                us(med(&ti, i))
+            }
+        };
+        let ratio = if ti.is_empty() {
+            "-".into()
+        } else {
+            format!("{:.2}", med(&tw, 2) / med(&ti, 2))
+        };
+        let engine = format!(
+            "{}{}",
+            us(median(tf)),
+            if c.fast.mul_uses_ifma() { "" } else { "*" }
+        );
+        println!(
+            "{bits:>6} {:>10} {:>10} {:>10} {:>10} {:>11} {:>11} {:>7} {:>11}",
+            us(med(&tw, 0)),
+            col(0),
+            us(med(&tw, 1)),
+            col(1),
+            us(med(&tw, 2)),
+            col(2),
+            ratio,
+            engine
+        );
+    }
+
+    println!(
+        "\n{:>6} {:>12} {:>12} {:>12} {:>9} {:>12}",
+        "bits", "cios pow", "ifma pow", "spectral pow", "spec/ifma", "engine pow"
+    );
+    for c in &cases {
+        let bits = c.bits;
+        let rounds = if bits >= 8192 { 3 } else { 9 };
+        let reps = (4_000_000 / (bits * bits / 4096 + 1) / 2000).max(1);
+        let spectral = FastModulus::with_thresholds(
+            &c.n,
+            Thresholds {
+                spectral_mul_bits: u64::MAX,
+                spectral_pow_bits: 0,
+            },
+        )
+        .expect("odd modulus");
+        let spectral = (spectral.pow_kernel() == Kernel::Spectral).then_some(spectral);
+        // Results agree: cios (up to 8192 bits), IFMA, spectral and the dispatched pow.
+        let mut results = vec![c.fast.pow(&c.x, &c.e).expect("x < N")];
+        if bits <= 8192 {
+            results.push(window::pow_vartime_with(&c.word, &c.x, &c.e));
+        }
+        if let Some(k) = &c.ifma {
+            results.push(window::pow_vartime_with(k, &c.x, &c.e));
+        }
+        if let Some(sp) = &spectral {
+            results.push(sp.pow(&c.x, &c.e).expect("x < N"));
+        }
+        assert!(
+            results.iter().all(|r| *r == results[0]),
+            "kernels disagree at {bits} bits"
+        );
+        let mut t: [Vec<f64>; 4] = Default::default();
+        for _ in 0..rounds {
+            if bits <= 8192 {
+                t[0].push(once(reps, || {
+                    std::hint::black_box(window::pow_vartime_with(&c.word, &c.x, &c.e));
+                }));
+            }
+            if let Some(k) = &c.ifma {
+                t[1].push(once(reps, || {
+                    std::hint::black_box(window::pow_vartime_with(k, &c.x, &c.e));
+                }));
+            }
+            if let Some(sp) = &spectral {
+                t[2].push(once(reps, || {
+                    std::hint::black_box(sp.pow(&c.x, &c.e).expect("x < N"));
+                }));
+            }
+            t[3].push(once(reps, || {
+                std::hint::black_box(c.fast.pow(&c.x, &c.e).expect("x < N"));
+            }));
+        }
+        let [tc, ti, ts, tf] = t.map(|v| (!v.is_empty()).then(|| median(v)));
+        let show = |v: Option<f64>| v.map_or("-".to_string(), ms);
+        let ratio = match (ts, ti) {
+            (Some(s), Some(i)) => format!("{:.2}", s / i),
+            _ => "-".into(),
+        };
+        let engine = format!(
+            "{}{}",
+            show(tf),
+            if c.fast.pow_uses_ifma() { "" } else { "*" }
+        );
+        println!(
+            "{bits:>6} {:>12} {:>12} {:>12} {:>9} {:>12}",
+            show(tc),
+            show(ti),
+            show(ts),
+            ratio,
+            engine
+        );
+    }
+}
+
+/// One size: modulus, kernels and seeded operands.
+struct Case {
+    bits: usize,
+    n: Vec<u64>,
+    word: MontParams,
+    ifma: Option<IfmaParams>,
+    fast: FastModulus,
+    x: Vec<u64>,
+    y: Vec<u64>,
+    e: Vec<u64>,
+}
+
+fn case(bits: usize) -> Case {
+    let mut rng = Rng(bits as u64);
+    let mut n = rng.bits(bits);
+    n[0] |= 1;
+    let m = OddModulus::new(&n).expect("odd modulus");
+    let mut x = rng.bits(bits - 1);
+    let mut y = rng.bits(bits - 1);
+    x.resize(n.len(), 0);
+    y.resize(n.len(), 0);
+    let e = rng.bits(bits);
+    Case {
+        bits,
+        word: MontParams::new(m.clone()),
+        ifma: IfmaParams::new(&m),
+        fast: FastModulus::new(&n).expect("odd modulus"),
+        n,
+        x,
+        y,
+        e,
+    }
+}
