@@ -16,8 +16,9 @@ Measurement (:func:`run_tune`):
   (from some size s to 2s). The transform length doubles once per octave, so the pattern of
   ratios repeats, and the spectral kernel's n log n cost only widens its lead beyond.
 
-The cut-over of an operation (:func:`crossover`) is the smallest measured size from which the
-spectral kernel is faster at every larger measured size; if it never is, :data:`NEVER`. The
+The cut-over of an operation (:func:`crossover`) is the single cut that loses least against
+always taking the faster kernel: the spectral kernel's transform length is a power of two, so
+just above each doubling it can lose again for a stretch, and one cut must weigh both sides. The
 grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb above each
 power of two times 64 bits, where the transform length has just doubled and the spectral kernel
 is at its slowest relative to the word-level one.
@@ -31,6 +32,7 @@ target, montlab version, IFMA, command) and ``[thresholds]`` with the two keys.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import statistics
@@ -177,13 +179,28 @@ class TuneReport:
 
 
 def crossover(points: list[Point]) -> int:
-    """Smallest measured size from which spectral is faster at every larger one, or NEVER."""
-    cut = NEVER
-    for p in sorted(points, key=lambda p: p.bits, reverse=True):
-        if p.ratio >= 1.0:
-            break
-        cut = p.bits
-    return cut
+    """The single cut-over that loses least against always taking the faster kernel.
+
+    A cut c sends every measured size >= c to the spectral kernel and the rest to the
+    word-level one; its loss is the sum over sizes of log(chosen time / faster time), each
+    size weighted alike (the grid is geometric). Candidates are the measured sizes, and
+    :data:`NEVER` unless the spectral kernel won at the largest one (beyond the grid it only
+    gains). Ties go to the larger cut. Where the ratios cross once, this is the first size of
+    the spectral run; where a doubled transform length makes spectral lose again for a while,
+    it weighs the sizes on both sides.
+    """
+    pts = sorted(points, key=lambda p: p.bits)
+    if not pts:
+        return NEVER
+    cands = [p.bits for p in pts] + ([NEVER] if pts[-1].ratio >= 1.0 else [])
+
+    def loss(cut: int) -> float:
+        return sum(
+            math.log(max(p.ratio, 1.0)) if p.bits >= cut else math.log(max(1 / p.ratio, 1.0))
+            for p in pts
+        )
+
+    return min(reversed(cands), key=loss)
 
 
 def octave_won(points: list[Point]) -> bool:

@@ -18,10 +18,14 @@ def pts(op: str, ratios: dict[int, float]) -> list[Point]:
     return [Point(op, b, 0, 1.0, r) for b, r in ratios.items()]
 
 
-def test_crossover_is_the_start_of_the_last_winning_run() -> None:
+def test_crossover_minimises_the_loss() -> None:
     assert tune.crossover(pts("mul", {1024: 2.0, 2048: 0.9, 3072: 0.8})) == 2048
-    # A loss after a win (the transform length doubled) moves the cut past it.
-    assert tune.crossover(pts("mul", {2048: 0.9, 4160: 1.3, 5120: 0.9, 6144: 0.7})) == 5120
+    # Spectral wins 4096-8192, loses just above the doubling, wins again from 10240: a cut at
+    # 4096 costs log 1.3 at 8256, one at 10240 costs more at 4096-8192.
+    both = {2048: 1.5, 4096: 0.8, 6144: 0.7, 8192: 0.7, 8256: 1.3, 10240: 0.9, 16384: 0.5}
+    assert tune.crossover(pts("pow", both)) == 4096
+    # A long losing stretch after a short win moves the cut past it.
+    assert tune.crossover(pts("pow", {4096: 0.95, 8256: 1.5, 9000: 1.4, 12000: 0.8})) == 12000
     assert tune.crossover(pts("mul", {1024: 1.5, 2048: 1.0})) == NEVER
     assert tune.crossover(pts("mul", {1024: 0.5})) == 1024
     assert tune.crossover([]) == NEVER
