@@ -9,7 +9,7 @@
 //! * [`fmlm3`]: the Montgomery kernel ([`SpectralParams`]), an exponentiation kernel.
 //!
 //! Why these transforms, and the measurements behind the choice: `docs/performance.md`,
-//! section "Kernel choice".
+//! sections "Kernels" and "Transform machinery".
 
 pub mod crt;
 pub mod fmlm3;
