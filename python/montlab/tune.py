@@ -324,22 +324,16 @@ def _measure_size(
     for name, m in (("word-level", word), ("spectral", spec)):
         if m.mul(a, b) != want_mul or m.pow(a, e) != want_pow:
             raise MontlabError(f"{bits} bits: the {name} kernel gave a wrong result")
-    if "mul" in live:
-        notify(f"{bits} bits: mul")
+    args = {"mul": (a, b), "pow": (a, e)}
+    for op in (op for op in KEYS if op in live):
+        notify(f"{bits} bits: {op}")
+        w, sp = getattr(word, op), getattr(spec, op)
         t = _measure(
-            {"word": lambda: word.mul(a, b), "spectral": lambda: spec.mul(a, b)},
+            {"word": lambda: w(*args[op]), "spectral": lambda: sp(*args[op])},
             config.rounds,
             config.sample_s,
         )
-        report.points.append(Point("mul", bits, spec.transform_len, t["word"], t["spectral"]))
-    if "pow" in live:
-        notify(f"{bits} bits: pow")
-        t = _measure(
-            {"word": lambda: word.pow(a, e), "spectral": lambda: spec.pow(a, e)},
-            config.rounds,
-            config.sample_s,
-        )
-        report.points.append(Point("pow", bits, spec.transform_len, t["word"], t["spectral"]))
+        report.points.append(Point(op, bits, spec.transform_len, t["word"], t["spectral"]))
 
 
 # --- the table file -------------------------------------------------------------------------

@@ -23,19 +23,21 @@ use montlab_core::spectral::ntt::{forward_portable, NttTables};
 use montlab_core::spectral::{forward, SpectralParams};
 use montlab_core::{MontParams, OddModulus};
 
-/// SplitMix64, seeded: the same operands every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn limbs(&mut self, s: usize) -> Vec<u64> {
-        (0..s).map(|_| self.next()).collect()
-    }
+mod common;
+use common::Rng;
+
+/// A full-width odd modulus N of `s` limbs, operands x, y < N and a full-width exponent.
+fn operands(rng: &mut Rng, s: usize) -> (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>) {
+    let mut n = rng.limbs(s);
+    n[0] |= 1;
+    n[s - 1] |= 1 << 63;
+    let mut x = rng.limbs(s);
+    let mut y = rng.limbs(s);
+    x[s - 1] >>= 1;
+    y[s - 1] >>= 1;
+    let mut e = rng.limbs(s);
+    e[s - 1] |= 1 << 63;
+    (n, x, y, e)
 }
 
 /// Median seconds per call of `f`, over `rounds` rounds of `reps` calls.
@@ -213,15 +215,7 @@ fn transforms(bits: usize) {
 fn spectral_only(bits: usize) {
     let mut rng = Rng(0x5eed);
     let s = bits.div_ceil(64);
-    let mut n = rng.limbs(s);
-    n[0] |= 1;
-    n[s - 1] |= 1 << 63;
-    let mut x = rng.limbs(s);
-    let mut y = rng.limbs(s);
-    x[s - 1] >>= 1;
-    y[s - 1] >>= 1;
-    let mut e = rng.limbs(s);
-    e[s - 1] |= 1 << 63;
+    let (n, x, y, e) = operands(&mut rng, s);
     let m = OddModulus::new(&n).unwrap();
     let t = Instant::now();
     let sp = SpectralParams::new(&m).unwrap();
@@ -283,15 +277,7 @@ fn main() {
     let mut rng = Rng(0x5eed);
     for bits in sizes {
         let s = bits.div_ceil(64);
-        let mut n = rng.limbs(s);
-        n[0] |= 1;
-        n[s - 1] |= 1 << 63;
-        let mut x = rng.limbs(s);
-        let mut y = rng.limbs(s);
-        x[s - 1] >>= 1;
-        y[s - 1] >>= 1;
-        let mut e = rng.limbs(s);
-        e[s - 1] |= 1 << 63;
+        let (n, x, y, e) = operands(&mut rng, s);
         let modulus = OddModulus::new(&n).unwrap();
         let words = MontParams::new(modulus.clone());
         if bits <= 16384 || std::env::var_os("ALL").is_some() {

@@ -19,26 +19,8 @@ use montlab_core::mont::ifma::IfmaParams;
 use montlab_core::pow::{window, MontKernel};
 use montlab_core::{FastModulus, Kernel, MontParams, OddModulus};
 
-/// SplitMix64, seeded: the same operands every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// A `bits`-bit number with the top bit set.
-    fn bits(&mut self, bits: usize) -> Vec<u64> {
-        let s = bits.div_ceil(64);
-        let mut v: Vec<u64> = (0..s).map(|_| self.next()).collect();
-        let top = (bits - 1) % 64;
-        v[s - 1] &= u64::MAX >> (63 - top);
-        v[s - 1] |= 1 << top;
-        v
-    }
-}
+mod common;
+use common::Rng;
 
 /// Seconds per call of `f` over `reps` calls.
 fn once<F: FnMut()>(reps: usize, mut f: F) -> f64 {

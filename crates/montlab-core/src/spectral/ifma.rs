@@ -196,7 +196,7 @@ fn shoup(y: __m512i, w: __m512i, ws: __m512i, c: Consts) -> __m512i {
 /// x - b if x >= b, else x (unsigned, for x < 2b).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn reduce_once(x: __m512i, b: __m512i) -> __m512i {
+pub(super) fn reduce_once(x: __m512i, b: __m512i) -> __m512i {
     _mm512_min_epu64(x, _mm512_sub_epi64(x, b))
 }
 

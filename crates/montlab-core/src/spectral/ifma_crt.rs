@@ -20,12 +20,12 @@
 
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmpge_epi64_mask, _mm512_loadu_si512,
-    _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_mask_sub_epi64, _mm512_min_epu64,
-    _mm512_or_si512, _mm512_set1_epi64, _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srai_epi64,
+    _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_mask_sub_epi64, _mm512_or_si512,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srai_epi64,
     _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
 };
 
-use super::ifma::available;
+use super::ifma::{available, reduce_once};
 
 const MASK52: u64 = (1 << 52) - 1;
 
@@ -55,13 +55,6 @@ pub(crate) fn garner_words(k: &GarnerConsts52, buf: &mut [u64], nega: bool) {
     // SAFETY: the CPU features were checked above; with P = len / 3 a multiple of 8, every
     // 8-lane access at offsets n, P + n, 2P + n (n + 8 <= P) lies inside `buf`.
     unsafe { garner_ifma(k, buf, nega) }
-}
-
-/// x - b if x >= b, else x (unsigned, for x < 2b).
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn reduce_once(x: __m512i, b: __m512i) -> __m512i {
-    _mm512_min_epu64(x, _mm512_sub_epi64(x, b))
 }
 
 /// Shoup product y w mod q in [0, 2q) for y < 2^52 (w' = floor(w 2^52 / q)).

@@ -1,0 +1,31 @@
+//! Seeded operands shared by the timing examples.
+
+/// SplitMix64, seeded: the same operands every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// `s` random limbs.
+    pub fn limbs(&mut self, s: usize) -> Vec<u64> {
+        (0..s).map(|_| self.next()).collect()
+    }
+
+    /// A `bits`-bit number with the top bit set.
+    #[allow(dead_code)]
+    pub fn bits(&mut self, bits: usize) -> Vec<u64> {
+        let s = bits.div_ceil(64);
+        let mut v = self.limbs(s);
+        let top = (bits - 1) % 64;
+        v[s - 1] &= u64::MAX >> (63 - top);
+        v[s - 1] |= 1 << top;
+        v
+    }
+}
