@@ -257,3 +257,25 @@ def test_large_batch(rng: random.Random) -> None:
     bases = [rng.randrange(n) for _ in range(4)]
     e = rng.getrandbits(2048)
     assert m.pow_many(bases, e) == [int(gmpy2.powmod(b, e, n)) for b in bases]
+
+
+@pytest.mark.parametrize("cut", [2, 10**9, None], ids=["spectral", "word", "generic"])
+def test_vector_files(cut: int | None, table: None) -> None:
+    # Every Montgomery-product record of vectors/ (any algorithm, its own r): the fast engine
+    # must give x*y mod N, and z*r mod N from the record's z = x*y*r^-1 mod N (up to bound*N).
+    from montlab import vectors
+
+    if cut is not None:
+        force(cut, cut)
+    checked = 0
+    moduli: dict[int, FastModulus] = {}
+    for rec in vectors.load_all(kind="mul"):
+        n, x, y = rec["modulus"], rec["x"], rec["y"]
+        if n <= 1 or n % 2 == 0 or not (0 <= x < n and 0 <= y < n):
+            continue
+        m = moduli.get(n) or moduli.setdefault(n, FastModulus(n))
+        want = x * y % n
+        assert m.mul(x, y) == want, rec["_source"]
+        assert m.mul(rec["result"] % n, rec["r"] % n) == want, rec["_source"]
+        checked += 1
+    assert checked > 4000
