@@ -347,32 +347,56 @@ unsafe fn forward_ifma(a: &mut [u64], t: &NttTables, nega: bool) {
     }
     // half = 4, 2, 1: pairs of vectors, twiddles of consecutive blocks spread over the lanes.
     while half >= 1 {
-        let pm = perm(half);
-        let k0 = if nega { blocks } else { 0 };
-        let mut off = 0;
-        while off < n {
-            let kb = k0 + off / (2 * half);
-            // SAFETY: off + 16 <= n; kb + 8 <= n (see the bound in the module tests).
-            unsafe {
-                let pa = p.add(off).cast::<__m512i>();
-                let pb = p.add(off + 8).cast::<__m512i>();
-                let (va, vb) = (_mm512_loadu_si512(pa), _mm512_loadu_si512(pb));
-                let wz = _mm512_loadu_si512(t.z.as_ptr().add(kb).cast());
-                let wzs = _mm512_loadu_si512(t.zs52.as_ptr().add(kb).cast());
-                let (w, ws) = (
-                    _mm512_permutexvar_epi64(pm.w, wz),
-                    _mm512_permutexvar_epi64(pm.w, wzs),
-                );
-                let x = _mm512_permutex2var_epi64(va, pm.x, vb);
-                let y = _mm512_permutex2var_epi64(va, pm.y, vb);
-                let (x, y) = ct(x, y, w, ws, c);
-                _mm512_storeu_si512(pa, _mm512_permutex2var_epi64(x, pm.a, y));
-                _mm512_storeu_si512(pb, _mm512_permutex2var_epi64(x, pm.b, y));
-            }
-            off += 16;
-        }
+        // SAFETY: as above; the pass's bounds are stated in `pair_level`.
+        unsafe { pair_level::<true>(p, n, half, if nega { blocks } else { 0 }, &t.z, &t.zs52, c) };
         blocks *= 2;
         half /= 2;
+    }
+}
+
+/// One level with half-length 4, 2 or 1 over pairs of vectors (8 butterflies per pair, the
+/// twiddles of consecutive blocks spread over the lanes): Cooley-Tukey with `z`/`zs` when
+/// `FORWARD`, else Gentleman-Sande with the inverse twiddles; block b uses twiddle k0 + b.
+///
+/// # Safety
+/// AVX-512 F and IFMA present; `p` points to `n` residues, `n` a multiple of 16, and
+/// `k0 + n / (2 half) + 8 <= z.len() = zs.len()` (see the bound in the module tests).
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn pair_level<const FORWARD: bool>(
+    p: *mut u64,
+    n: usize,
+    half: usize,
+    k0: usize,
+    z: &[u64],
+    zs: &[u64],
+    c: Consts,
+) {
+    let pm = perm(half);
+    let mut off = 0;
+    while off < n {
+        let kb = k0 + off / (2 * half);
+        // SAFETY: off + 16 <= n; kb + 8 <= z.len() by the contract.
+        unsafe {
+            let pa = p.add(off).cast::<__m512i>();
+            let pb = p.add(off + 8).cast::<__m512i>();
+            let (va, vb) = (_mm512_loadu_si512(pa), _mm512_loadu_si512(pb));
+            let wz = _mm512_loadu_si512(z.as_ptr().add(kb).cast());
+            let wzs = _mm512_loadu_si512(zs.as_ptr().add(kb).cast());
+            let (w, ws) = (
+                _mm512_permutexvar_epi64(pm.w, wz),
+                _mm512_permutexvar_epi64(pm.w, wzs),
+            );
+            let x = _mm512_permutex2var_epi64(va, pm.x, vb);
+            let y = _mm512_permutex2var_epi64(va, pm.y, vb);
+            let (x, y) = if FORWARD {
+                ct(x, y, w, ws, c)
+            } else {
+                gs(x, y, w, ws, c)
+            };
+            _mm512_storeu_si512(pa, _mm512_permutex2var_epi64(x, pm.a, y));
+            _mm512_storeu_si512(pb, _mm512_permutex2var_epi64(x, pm.b, y));
+        }
+        off += 16;
     }
 }
 
@@ -386,30 +410,18 @@ unsafe fn inverse_ifma(a: &mut [u64], t: &NttTables, nega: bool, scale: usize) {
     let mut blocks = n / 2;
     let mut half = 1;
     while half < 8 {
-        let pm = perm(half);
-        let k0 = if nega { blocks } else { 0 };
-        let mut off = 0;
-        while off < n {
-            let kb = k0 + off / (2 * half);
-            // SAFETY: as in forward_ifma.
-            unsafe {
-                let pa = p.add(off).cast::<__m512i>();
-                let pb = p.add(off + 8).cast::<__m512i>();
-                let (va, vb) = (_mm512_loadu_si512(pa), _mm512_loadu_si512(pb));
-                let wz = _mm512_loadu_si512(t.zi.as_ptr().add(kb).cast());
-                let wzs = _mm512_loadu_si512(t.zis52.as_ptr().add(kb).cast());
-                let (w, ws) = (
-                    _mm512_permutexvar_epi64(pm.w, wz),
-                    _mm512_permutexvar_epi64(pm.w, wzs),
-                );
-                let x = _mm512_permutex2var_epi64(va, pm.x, vb);
-                let y = _mm512_permutex2var_epi64(va, pm.y, vb);
-                let (x, y) = gs(x, y, w, ws, c);
-                _mm512_storeu_si512(pa, _mm512_permutex2var_epi64(x, pm.a, y));
-                _mm512_storeu_si512(pb, _mm512_permutex2var_epi64(x, pm.b, y));
-            }
-            off += 16;
-        }
+        // SAFETY: as in forward_ifma.
+        unsafe {
+            pair_level::<false>(
+                p,
+                n,
+                half,
+                if nega { blocks } else { 0 },
+                &t.zi,
+                &t.zis52,
+                c,
+            )
+        };
         blocks /= 2;
         half *= 2;
     }
