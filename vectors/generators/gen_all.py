@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Parameter sets swept in the edge and random files, per algorithm (defaults always included).
 SWEEPS: dict[str, list[dict[str, int]]] = {
     "cios": [{}, {"w": 16}],
+    "amm": [{}, {"w": 64}],
     "radix2": [{}, {"walter": 1}],
     "radix2k": [{}, {"k": 4}],
     "mclaughlin": [{}],

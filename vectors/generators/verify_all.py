@@ -49,6 +49,9 @@ def montgomery_constant(algo: str, p: dict, n_mod: int) -> int:
     if algo == "cios":
         w = p.get("w", 64)
         return 1 << (w * cdiv(n_mod.bit_length(), w))
+    if algo == "amm":
+        w = p.get("w", 52)
+        return 1 << (w * cdiv(n_mod.bit_length() + 2, w))
     if algo in ("radix2", "mwr2mm", "mwr2mm_arch1", "mwr2mm_arch2"):
         return 1 << n
     if algo == "mwr4mm":
@@ -80,6 +83,11 @@ def check_mul(rec: dict) -> str | None:
         return f"result {res:#x} != x*y*r^-1 mod N = {expected:#x}"
     if not 0 <= res < bound * n_mod:
         return f"result outside [0, {bound}*N)"
+    if rec["algo"] == "amm":
+        # No final subtraction: the exact integer (x y + M N) / r, M = -x y N^-1 mod r < r.
+        exact = (x * y + (-x * y * pow(n_mod, -1, r)) % r * n_mod) // r
+        if res != exact or bound != 2:
+            return f"amm result {res:#x} != (x y + M N) / r = {exact:#x} (bound {bound})"
     return None
 
 

@@ -152,3 +152,55 @@ fn cios_vectors_match() {
         failures.join("\n")
     );
 }
+
+/// The IFMA word kernel against every `amm` record with w = 52: the same integer (no final
+/// subtraction), not only the same residue.
+#[test]
+fn amm_vectors_match() {
+    use montlab_core::mont::ifma::{self, IfmaParams};
+    use montlab_core::OddModulus;
+    use num_bigint::BigUint;
+
+    let (records, files) = vectors::load_all().unwrap_or_else(|e| panic!("vector files: {e}"));
+    let amm: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.algo() == Some("amm") && r.kind() == "mul")
+        .filter(|r| r.param("w").is_none_or(|w| w == 52))
+        .collect();
+    assert!(amm.len() > 100, "amm records with w = 52 in {files} files");
+    if !ifma::available() {
+        let _ = writeln!(std::io::stderr(), "amm KAT: no AVX-512 IFMA here, skipped");
+        return;
+    }
+    let mut failures = Vec::new();
+    for rec in &amm {
+        let get = |k: &str| unsigned(&rec.req(k).unwrap()).unwrap();
+        let (n, x, y, want) = (
+            get("modulus"),
+            get("x"),
+            get("y"),
+            rec.req("result").unwrap(),
+        );
+        let p = IfmaParams::new(&OddModulus::new(&n).unwrap()).unwrap();
+        if let Some(r) = rec.int("r").unwrap() {
+            assert_eq!(r, BigInt::one() << (52 * p.digits()), "{}: r", rec.source);
+        }
+        let (a, b) = (p.lazy_elem(&x), p.lazy_elem(&y));
+        let mut out = a.clone();
+        p.amm(&a, &b, &mut out);
+        let got = out
+            .digits()
+            .iter()
+            .rev()
+            .fold(BigUint::default(), |acc, &d| (acc << 52) + d);
+        if BigInt::from(got.clone()) != want {
+            failures.push(format!("{}: got {got:#x}, want {want:#x}", rec.source));
+        }
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "amm KAT: {} records checked on the IFMA kernel",
+        amm.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -174,6 +174,26 @@ impl IfmaParams {
         }
     }
 
+    /// The element of a lazy value `x < 2N` (any length), the full input range of
+    /// [`IfmaParams::amm`].
+    ///
+    /// # Panics
+    /// If `x >= 2N`.
+    #[must_use]
+    pub fn lazy_elem(&self, x: &[Limb]) -> IfmaElem {
+        // x < 2N exactly when floor(x / 2) < N.
+        let half: Vec<Limb> = (0..x.len())
+            .map(|i| (x[i] >> 1) | x.get(i + 1).map_or(0, |h| h << 63))
+            .collect();
+        assert!(
+            limb::cmp(&half, &self.n64).is_lt(),
+            "ifma: element must be < 2N"
+        );
+        IfmaElem {
+            d: to_digits(x, self.vecs()),
+        }
+    }
+
     /// The value of `a` (< 2N) reduced mod N, as exactly `s` limbs.
     #[must_use]
     pub fn reduce(&self, a: &IfmaElem) -> Vec<Limb> {
