@@ -1,38 +1,34 @@
-"""cocotb scenarios shared by the per-module test files (driver, monitor, model and checker
-are montlab.hw.tb). Each test module wraps these in its own @cocotb.test functions.
+"""The cocotb tests every top module runs (driver, monitor, model and checker are
+montlab.hw.tb). Each per-module test file imports them, which is how cocotb finds them there.
 """
 
 from __future__ import annotations
 
+import cocotb
 from cocotb.handle import HierarchyObject
 from cocotb.triggers import FallingEdge, RisingEdge
 from cocotb.utils import get_sim_time
-from montlab.hw.tb import Bench, load_job, write_result
+from montlab.hw.tb import job_bench, run_job
 
 
+@cocotb.test()
 async def checked_vectors(dut: HierarchyObject) -> None:
     """Every vector of the job, back to back (start_i in the done_o cycle); the first ones are
     also checked round by round against the model's trace."""
-    job = load_job()
-    bench = Bench(dut, job)
-    await bench.setup()
-    for k, (m, x, y, kind) in enumerate(job["vectors"]):
-        await bench.op(int(m, 16), int(x, 16), int(y, 16), kind, trace=k < job["trace"])
-    write_result(job, bench.summary())
+    bench = await run_job(dut)
     assert not bench.failures, bench.failures[:3]
 
 
-def _first(job: dict) -> tuple[int, int, int]:
+def _last(job: dict) -> tuple[int, int, int]:
     m, x, y, _ = job["vectors"][-1]
     return int(m, 16), int(x, 16), int(y, 16)
 
 
+@cocotb.test()
 async def start_while_busy(dut: HierarchyObject) -> None:
     """A start_i pulse with other operands during an operation is ignored."""
-    job = load_job()
-    bench = Bench(dut, job)
-    await bench.setup()
-    m, x, y = _first(job)
+    job, bench = await job_bench(dut)
+    m, x, y = _last(job)
     want = bench.model.expect(m, x, y)
     await bench.driver.start(m, x, y)
     t0 = get_sim_time("ns") - bench.clock_ns / 2
@@ -47,12 +43,11 @@ async def start_while_busy(dut: HierarchyObject) -> None:
     assert res.cycles == bench.closed_form, f"{res.cycles} cycles, want {bench.closed_form}"
 
 
+@cocotb.test()
 async def reset_mid_operation(dut: HierarchyObject) -> None:
     """rst_ni in the middle of an operation abandons it; the next operation is exact."""
-    job = load_job()
-    bench = Bench(dut, job)
-    await bench.setup()
-    m, x, y = _first(job)
+    job, bench = await job_bench(dut)
+    m, x, y = _last(job)
     await bench.driver.start(m, x, y)
     await bench.wait_cycles(max(1, bench.closed_form // 2))
     assert int(dut.busy_o.value), "not busy in the middle of an operation"

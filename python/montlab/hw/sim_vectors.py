@@ -11,14 +11,9 @@ from __future__ import annotations
 import cocotb
 from cocotb.handle import HierarchyObject
 
-from montlab.hw.tb import Bench, load_job, write_result
+from montlab.hw.tb import run_job
 
 
 @cocotb.test()
 async def run_vectors(dut: HierarchyObject) -> None:
-    job = load_job()
-    bench = Bench(dut, job)
-    await bench.setup()
-    for k, (m, x, y, kind) in enumerate(job["vectors"]):
-        await bench.op(int(m, 16), int(x, 16), int(y, 16), kind, trace=k < job["trace"])
-    write_result(job, bench.summary())
+    await run_job(dut)

@@ -276,3 +276,21 @@ class Bench:
             "probed": self.probed,
             "failures": self.failures[:10],
         }
+
+
+async def job_bench(dut: Any) -> tuple[dict[str, Any], Bench]:
+    """The job of this run and a :class:`Bench` on ``dut``, clock started and reset done."""
+    job = load_job()
+    bench = Bench(dut, job)
+    await bench.setup()
+    return job, bench
+
+
+async def run_job(dut: Any) -> Bench:
+    """Every vector of the job, back to back (start_i in the done_o cycle), the first
+    ``trace`` checked round by round; writes :meth:`Bench.summary` to the job's result file."""
+    job, bench = await job_bench(dut)
+    for k, (m, x, y, kind) in enumerate(job["vectors"]):
+        await bench.op(int(m, 16), int(x, 16), int(y, 16), kind, trace=k < job["trace"])
+    write_result(job, bench.summary())
+    return bench

@@ -1,36 +1,21 @@
 """mwr2mm_arch2: Architecture 2 (ref model mwr2mm_arch2), simulated with cocotb against the reference model.
 
-The pytest functions sweep the HDL parameters through montlab.hw.flow; the cocotb tests below
-run in the simulator (driver, monitor, model and checker: montlab.hw.tb and rtl_scenarios).
+The pytest functions sweep the HDL parameters through montlab.hw.flow; the cocotb tests, shared
+by every top, come from rtl_scenarios (driver, monitor, model and checker: montlab.hw.tb).
 """
 
 from __future__ import annotations
 
 import random
 
-import cocotb
 import pytest
-import rtl_scenarios
-from cocotb.handle import HierarchyObject
 from rtl_helpers import run_rtl, scaled
+
+# The cocotb tests of this top (cocotb collects them from this module's namespace).
+from rtl_scenarios import checked_vectors, reset_mid_operation, start_while_busy  # noqa: F401
 
 ARCH = "mwr2mm_arch2"
 MODULE = "test_rtl_mwr2mm_arch2"
-
-
-@cocotb.test()
-async def checked_vectors(dut: HierarchyObject) -> None:
-    await rtl_scenarios.checked_vectors(dut)
-
-
-@cocotb.test()
-async def start_while_busy(dut: HierarchyObject) -> None:
-    await rtl_scenarios.start_while_busy(dut)
-
-
-@cocotb.test()
-async def reset_mid_operation(dut: HierarchyObject) -> None:
-    await rtl_scenarios.reset_mid_operation(dut)
 
 
 @pytest.mark.parametrize(
