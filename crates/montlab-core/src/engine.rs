@@ -339,8 +339,7 @@ impl FastModulus {
         ys: &[T],
     ) -> Result<Vec<Vec<Limb>>, MontError> {
         let (xs, ys) = self.batch(xs, ys, "x", "y")?;
-        self.prepare_kernel(self.mul_kernel());
-        let _ = self.mul_uses_ifma(); // builds the IFMA constants where they are used
+        self.prepare_kernel(self.mul_kernel(), &IFMA_MUL_BITS);
         Ok(xs
             .par_iter()
             .zip(ys.par_iter())
@@ -372,8 +371,7 @@ impl FastModulus {
             .iter()
             .map(|b| self.operand(b.as_ref(), "base"))
             .collect::<Result<_, _>>()?;
-        self.prepare_kernel(self.pow_kernel());
-        let _ = self.pow_uses_ifma(); // builds the IFMA constants where they are used
+        self.prepare_kernel(self.pow_kernel(), &IFMA_POW_BITS);
         Ok(bases
             .par_iter()
             .zip(exps.par_iter())
@@ -412,13 +410,17 @@ impl FastModulus {
     }
 
     /// Builds the kernel's constants before the pool starts, so threads do not wait on it.
-    fn prepare_kernel(&self, k: Kernel) {
+    /// (`ifma_sizes`: the IFMA range of the operation; the word-level kernel runs on IFMA
+    /// there when the CPU has it, else on `cios`.)
+    fn prepare_kernel(&self, k: Kernel, ifma_sizes: &core::ops::RangeInclusive<u64>) {
         match k {
             Kernel::Spectral => {
                 let _ = self.spectral();
             }
             Kernel::Word => {
-                let _ = self.word();
+                if self.word_ifma(ifma_sizes).is_none() {
+                    let _ = self.word();
+                }
             }
         }
     }
