@@ -82,7 +82,7 @@ def test_sim_json() -> None:
     assert code == 0, err
     res = json.loads(out)
     assert res["mismatches"] == 0 and res["vectors"] > 8
-    assert res["cycles"] == res["closed_form"] == 16 + 5 - 1  # n + e - 1, measured
+    assert res["cycles"] == res["cycle_model"] == 16 + 5 - 1  # n + e - 1, measured
     assert res["probed"] > 0
 
 
@@ -104,4 +104,4 @@ def test_synth_json() -> None:
     assert code == 0, err
     res = json.loads(out)
     assert res["LUT"] > 0 and res["FF"] > 0 and res["levels"] > 0 and res["DSP48"] == 0
-    assert res["params"] == {"n": 16, "w": 4, "e": 5}
+    assert res["params"] == {"n": 16, "w": 4, "e": 5, "rounds": 16}

@@ -62,11 +62,11 @@ def run_rtl(
     sim: str = "verilator",
 ) -> dict[str, Any]:
     """Simulate ``count`` random vectors (and the edge vectors) with the cocotb tests of
-    ``module``; assert no mismatch and the closed-form cycle count."""
-    from montlab.hw import archs, flow
+    ``module``; assert no mismatch and the cycle count of the spec's schedule model."""
+    from montlab.hw import flow, specs
 
     toolchain()
-    arch = archs.get(arch_name)
+    arch = specs.get(arch_name)
     ap = arch.resolve(sets)
     seed = rng.getrandbits(32)
     print(f"[rtl] {arch_name} {ap.as_dict()} vectors seed {seed}")
@@ -74,7 +74,7 @@ def run_rtl(
     res = flow.simulate(arch, ap, vecs, sim, trace=trace, test_module=module)
     assert res["failures"] == [], res["failures"]
     assert res["mismatches"] == 0
-    assert res["cycles"] == arch.closed_form(ap) == res["closed_form"]
+    assert res["cycles"] == arch.cycles(ap) == res["cycle_model"]
     assert res["vectors"] == len(vecs)
     assert res["probed"] > 0
     return res

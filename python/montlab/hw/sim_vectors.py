@@ -2,7 +2,8 @@
 
 Contract: reads the job named by MONTLAB_HW_JOB (written by :func:`montlab.hw.flow.simulate`),
 runs every vector through :class:`montlab.hw.tb.Bench` (the first ``trace`` with the per-round
-probes), and writes {"vectors", "mismatches", "cycles", "closed_form", "traced", "failures"}
+probes), and writes {"vectors", "mismatches", "cycles", "cycle_model", "load_cycles", "traced",
+"probed", "failures"}
 to the job's result file. Mismatches are counted, not raised: the caller decides.
 """
 

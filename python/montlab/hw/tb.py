@@ -1,19 +1,25 @@
 """cocotb testbench parts shared by every architecture: driver, monitor, model and checker.
 
-Contract: the DUT has the common interface of ``rtl/*/`` (clk_i, rst_ni, start_i, x_i, y_i, m_i,
-busy_o, done_o, z_o; see the module headers). :class:`Driver` takes one operation at a time
-(start_i for one cycle while busy_o is low); :class:`Monitor` counts the clock edges from the
-one that takes start_i to the one after which done_o is high, and reads z_o; :class:`Model`
-runs the reference model ``montlab.ref.<id>`` (imported, never copied) and its trace; the
-checker (:class:`Bench`) compares z_o with the model's unreduced result, the cycle count with
-the closed form, and, for traced operations, the per-round state the module exposes
-(:func:`probes`) against the model's trace at the cycle the model's schedule gives.
+Contract: the DUT has the common interface of ``rtl/*/`` (clk_i, rst_ni, start_i, busy_o,
+done_o and the result port; see :mod:`montlab.hw.specs.base`). The architecture's spec says
+everything that differs: how an operation is loaded (:class:`Driver` writes the spec's RAM
+writes one per cycle before start_i, counted as load cycles, then holds the port values and
+pulses start_i for one cycle while busy_o is low), the expected result (:class:`Model`, the
+reference model ``montlab.ref.<id>``, imported, never copied), the per-edge probes against the
+model's trace, and the cycle count of our schedule (a model, checked here). :class:`Monitor`
+counts the clock edges from the one that takes start_i to the one after which done_o is high.
+
+Every wait is bounded: an operation that does not raise done_o within ``limit`` cycles fails
+with the state it reached (busy_o, done_o, the edges waited), and a bounded loop replaces every
+wait on a signal edge. Every HDL parameter the spec declares is read back from the design, and
+one the simulator does not expose fails the test.
 
 Only imported inside a simulator (it needs cocotb).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -23,13 +29,9 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
 from cocotb.utils import get_sim_time
 
-from montlab import registry
-from montlab.cycles import schedule
-from montlab.hw import archs
-from montlab.ref._base import Trace, from_words
-
-#: One expected value: (signal path under the top, array index, value, description).
-Probe = tuple[str, int, int, str]
+from montlab.hw import specs
+from montlab.hw.specs.base import HwParams, HwSpec, Load, Probe
+from montlab.ref._base import Trace
 
 
 def load_job() -> dict[str, Any]:
@@ -44,108 +46,100 @@ def write_result(job: dict[str, Any], result: dict[str, Any]) -> None:
         json.dump(result, f)
 
 
+def spec_of(job: dict[str, Any]) -> HwSpec:
+    """The job's spec: a registered architecture, or ``module:Class`` (test-only designs)."""
+    ref = job.get("spec")
+    if ref:
+        mod, _, cls = ref.partition(":")
+        spec: HwSpec = getattr(importlib.import_module(mod), cls)()
+        return spec
+    return specs.get(job["arch"])
+
+
 class Model:
     """The reference model of one architecture at one parameter set."""
 
-    def __init__(self, arch: archs.Arch, ap: archs.ArchParams) -> None:
-        self.arch, self.ap = arch, ap
-        self.mod = registry.get(arch.ref).ref_module()
-        self.params = registry.resolve_params(arch.ref, arch.ref_params(ap))
+    def __init__(self, spec: HwSpec, ap: HwParams) -> None:
+        self.spec, self.ap = spec, ap
         self._cfg: dict[int, Any] = {}
 
     def config(self, m: int) -> Any:
         cfg = self._cfg.get(m)
         if cfg is None:
-            cfg = self._cfg[m] = self.mod.configure(m, self.params)
+            cfg = self._cfg[m] = self.spec.configure(self.ap, m)
         return cfg
 
     def expect(self, m: int, x: int, y: int, trace: Trace | None = None) -> int:
-        """The unreduced product x*y*r^-1 mod m in [0, 2m), as the RTL returns it."""
-        z: int = self.mod.unreduced(self.config(m), x, y, trace)
-        return z
+        """The value the result port shows (the spec decides: unreduced or reduced)."""
+        return self.spec.expect(self.ap, self.config(m), x, y, trace)
 
 
-def probes(arch: archs.Arch, ap: archs.ArchParams, trace: Trace) -> dict[int, list[Probe]]:
-    """Per clock edge k after start (k = 1, 2, ...), the internal values to compare.
-
-    Task (i, j) runs in cycle c of the model's schedule and is registered at edge c + 1:
-      * mwr2mm_tk: PE (i mod p) holds the final word S^(j-1) of round i (trace "S") in pe_s;
-      * mwr2mm_arch1 / mwr2mm_arch2: the selected unshifted word U^(j) (trace "U") shows on
-        pe_u of the PE that ran it, and Architecture 2's PE 0 passes q_i on (pe_q[1]);
-      * mwr4mm_arch2: U^(j) = word j of 4*S_i mod 2^(w*e) (trace "S") and q^(i) (trace "q_i").
-    """
-    w, e = ap.w, ap.e
-    mask = (1 << w) - 1
-    out: dict[int, list[Probe]] = {}
-
-    def add(edge: int, probe: Probe) -> None:
-        out.setdefault(edge, []).append(probe)
-
-    if arch.name == "mwr2mm_tk":
-        assert ap.p is not None
-        sched = schedule.tenca_koc(ap.n, e, ap.p)
-        for ent in trace:
-            i = ent["i"]
-            s_words = ent["S"]
-            assert isinstance(i, int) and isinstance(s_words, list)
-            for j in range(1, e + 1):
-                edge = sched.start[(i, j)] + 1
-                add(edge, ("pe_s", sched.pe[(i, j)], s_words[j - 1], f"S^({j - 1}) of round {i}"))
-        return out
-    core = "u_core." if arch.name == "mwr4mm_arch2" else ""
-    for ent in trace:
-        i = ent["i"]
-        q_i = ent["q_i"]
-        assert isinstance(i, int) and isinstance(q_i, int)
-        if arch.name == "mwr4mm_arch2":
-            s_words = ent["S"]
-            assert isinstance(s_words, list)
-            t = 4 * from_words(s_words, w)
-            u = [(t >> (w * j)) & mask for j in range(e)]
-            cycles = [i + j for j in range(e)]  # the Architecture-2 schedule, checked below
-            pes = list(range(e))
-        else:
-            u_raw, c_raw, p_raw = ent["U"], ent["cycle"], ent["pe"]
-            assert isinstance(u_raw, list) and isinstance(c_raw, list) and isinstance(p_raw, list)
-            u, cycles, pes = u_raw, c_raw, p_raw
-        for j in range(e):
-            add(cycles[j] + 1, (f"{core}pe_u", pes[j], u[j], f"U^({j}) of round {i}"))
-        if arch.name != "mwr2mm_arch1":
-            add(cycles[0] + 1, (f"{core}pe_q", 1, q_i, f"q of round {i}"))
-    if arch.name == "mwr4mm_arch2":
-        sched = schedule.arch2(ap.rounds, e)
-        assert all(sched.start[(i, j)] == i + j for i in range(ap.rounds) for j in range(e))
-    return out
-
-
-def _handle(dut: Any, path: str, index: int) -> Any:
+def _handle(dut: Any, path: str, index: int | None) -> Any:
     obj: Any = dut
     for part in path.split("."):
         obj = getattr(obj, part)
-    return obj[index]
+    return obj if index is None else obj[index]
+
+
+def _probe_value(dut: Any, probe: Probe) -> int:
+    return sum(int(_handle(dut, path, idx).value) for path, idx in probe.signals)
+
+
+def _signal_name(probe: Probe) -> str:
+    return "+".join(p if i is None else f"{p}[{i}]" for p, i in probe.signals)
+
+
+class Timeout(AssertionError):
+    """A wait ran past its cycle limit."""
 
 
 @dataclass
 class OpResult:
     z: int
     cycles: int
+    load_cycles: int = 0
     probe_errors: list[str] = field(default_factory=list)
     probed: int = 0  #: internal values compared
 
 
 class Driver:
-    """Drives one operation: operands and a one-cycle start_i, on the falling edge."""
+    """Loads and starts one operation, changing inputs on the falling edge."""
 
     def __init__(self, dut: Any) -> None:
         self.dut = dut
+        self._loaded: dict[str, dict[int, int]] = {}  #: what each RAM holds, as written
 
     async def idle(self) -> None:
         self.dut.start_i.value = 0
 
-    async def start(self, m: int, x: int, y: int) -> None:
+    async def write_rams(self, load: Load) -> int:
+        """The load's RAM writes that change a RAM's content, one per cycle; returns cycles."""
+        dut = self.dut
+        cycles = 0
+        for wr in load.writes:
+            held = self._loaded.setdefault(wr.port, {})
+            if held.get(wr.addr) == wr.data:
+                continue
+            getattr(dut, f"{wr.port}_we_i").value = 1
+            getattr(dut, f"{wr.port}_addr_i").value = wr.addr
+            getattr(dut, f"{wr.port}_data_i").value = wr.data
+            await RisingEdge(dut.clk_i)
+            await FallingEdge(dut.clk_i)
+            held[wr.addr] = wr.data
+            cycles += 1
+        for port in {wr.port for wr in load.writes}:
+            getattr(dut, f"{port}_we_i").value = 0
+        return cycles
+
+    def forget(self) -> None:
+        """A reset cleared the RAMs' contents as far as the driver knows."""
+        self._loaded.clear()
+
+    async def start(self, load: Load) -> None:
         dut = self.dut
         assert not int(dut.busy_o.value), "start while busy"
-        dut.x_i.value, dut.y_i.value, dut.m_i.value = x, y, m
+        for name, value in load.ports.items():
+            getattr(dut, name).value = value
         dut.start_i.value = 1
         await RisingEdge(dut.clk_i)  # the edge that takes the operation
         await FallingEdge(dut.clk_i)
@@ -153,38 +147,46 @@ class Driver:
 
 
 class Monitor:
-    """Counts the edges from start to done_o, reads z_o and samples the probes on the way."""
+    """Counts the edges from start to done_o, reads the result and samples the probes."""
 
-    def __init__(self, dut: Any, clock_ns: int, limit: int) -> None:
+    def __init__(self, dut: Any, clock_ns: int, limit: int, result_port: str = "z_o") -> None:
         self.dut, self.clock_ns, self.limit = dut, clock_ns, limit
+        self.result_port = result_port
+
+    def _state(self, k: int) -> str:
+        dut = self.dut
+        return (
+            f"no done_o within {self.limit} cycles: after {k} edges busy_o = "
+            f"{dut.busy_o.value}, done_o = {dut.done_o.value}"
+        )
 
     async def wait_done(self, t_start: float, expect: dict[int, list[Probe]] | None) -> OpResult:
+        """Every edge up to done_o (at most ``limit``); probes sampled at their edges."""
         dut = self.dut
         errors: list[str] = []
         probed = 0
-        if not expect:
-            # Fast path: wait for done_o itself; the cycle count follows from the time.
-            await RisingEdge(dut.done_o)
+        expect = expect or {}
+        last = max(expect, default=0)
+        while True:
+            await RisingEdge(dut.clk_i)
             await ReadOnly()
-        else:
-            last = max(expect)
-            while True:
-                await RisingEdge(dut.clk_i)
-                await ReadOnly()
-                k = round((get_sim_time("ns") - t_start) / self.clock_ns)
-                for path, idx, want, what in expect.get(k, ()):
-                    got = int(_handle(dut, path, idx).value)
-                    probed += 1
-                    if got != want:
-                        errors.append(f"edge {k}: {what}: {path}[{idx}] = {got:#x}, want {want:#x}")
-                if int(dut.done_o.value) and k >= last:
-                    break
-                if k > self.limit:
-                    raise AssertionError(f"no done_o within {self.limit} cycles")
+            k = round((get_sim_time("ns") - t_start) / self.clock_ns)
+            for probe in expect.get(k, ()):
+                got = _probe_value(dut, probe)
+                probed += 1
+                if got != probe.want:
+                    errors.append(
+                        f"edge {k}: {probe.what}: {_signal_name(probe)} = {got:#x}, "
+                        f"want {probe.want:#x}"
+                    )
+            if int(dut.done_o.value) and k >= last:
+                break
+            if k >= self.limit:
+                raise Timeout(self._state(k))
         cycles = round((get_sim_time("ns") - t_start) / self.clock_ns)
-        if expect:
-            assert probed == sum(len(v) for v in expect.values()), "a probe was never sampled"
-        return OpResult(int(dut.z_o.value), cycles, errors, probed)
+        assert probed == sum(len(v) for v in expect.values()), "a probe was never sampled"
+        z = int(getattr(dut, self.result_port).value)
+        return OpResult(z, cycles, probe_errors=errors, probed=probed)
 
 
 class Bench:
@@ -192,29 +194,36 @@ class Bench:
 
     def __init__(self, dut: Any, job: dict[str, Any]) -> None:
         self.dut = dut
-        self.arch = archs.get(job["arch"])
-        self.ap = self.arch.resolve(job["set"])
+        self.spec = spec_of(job)
+        self.ap = self.spec.resolve(job["set"])
         self.clock_ns = int(job.get("clock_ns", 10))
-        self.model = Model(self.arch, self.ap)
+        self.model = Model(self.spec, self.ap)
         self.driver = Driver(dut)
-        self.closed_form = self.arch.closed_form(self.ap)
-        self.monitor = Monitor(dut, self.clock_ns, 4 * self.closed_form + 16)
+        self.expected_cycles = self.spec.cycles(self.ap)
+        limit = int(job.get("timeout_cycles") or 4 * self.expected_cycles + 16)
+        self.monitor = Monitor(dut, self.clock_ns, limit, self.spec.result_port)
         self.failures: list[str] = []
         self.cycles: list[int] = []
+        self.load_cycles: list[int] = []
         self.checked = 0
         self.traced = 0
         self.probed = 0
 
     def check_params(self) -> None:
-        """The DUT's own parameters match the job (read back from the design)."""
-        for name, want in self.ap.hdl().items():
+        """Every HDL parameter of the spec, read back from the design, matches the job."""
+        for name, want in self.ap.hdl.items():
             handle = getattr(self.dut, name, None)
-            if handle is not None:
-                got = int(handle.value)
-                assert got == want, f"DUT parameter {name} = {got}, job says {want}"
+            assert handle is not None, (
+                f"the design exposes no parameter {name}: the spec declares it, so the test "
+                "cannot confirm the build is the one it checks"
+            )
+            got = int(handle.value)
+            assert got == want, f"DUT parameter {name} = {got}, job says {want}"
 
     async def setup(self) -> None:
         Clock(self.dut.clk_i, self.clock_ns, unit="ns").start()
+        for name, value in self.spec.load_idle(self.ap).items():
+            getattr(self.dut, name).value = value
         await self.reset()
         self.check_params()
 
@@ -226,26 +235,36 @@ class Bench:
             await RisingEdge(dut.clk_i)
         await FallingEdge(dut.clk_i)
         dut.rst_ni.value = 1
+        self.driver.forget()
         await FallingEdge(dut.clk_i)
         assert not int(dut.busy_o.value) and not int(dut.done_o.value), "busy or done after reset"
+
+    async def start(self, m: int, x: int, y: int) -> int:
+        """Load and start one operation without checking it; returns the load cycles."""
+        load = self.spec.load(self.ap, self.model.config(m), x, y)
+        loads = await self.driver.write_rams(load)
+        await self.driver.start(load)
+        return loads
 
     async def op(self, m: int, x: int, y: int, kind: str = "random", trace: bool = False) -> bool:
         """Run one multiplication and check it; returns True when it matched."""
         tr: Trace | None = [] if trace else None
         want = self.model.expect(m, x, y, tr)
-        expect = probes(self.arch, self.ap, tr) if tr is not None else None
-        await self.driver.start(m, x, y)
+        cfg = self.model.config(m)
+        expect = self.spec.probes(self.ap, cfg, tr) if tr is not None else None
+        loads = await self.start(m, x, y)
         t_start = get_sim_time("ns") - self.clock_ns / 2  # the edge half a cycle ago
         res = await self.monitor.wait_done(t_start, expect)
         self.checked += 1
         self.traced += int(trace)
         self.probed += res.probed
         self.cycles.append(res.cycles)
-        ok = res.z == want and res.cycles == self.closed_form and not res.probe_errors
+        self.load_cycles.append(loads)
+        ok = res.z == want and res.cycles == self.expected_cycles and not res.probe_errors
         if not ok:
             msg = (
                 f"{kind}: m={m:#x} x={x:#x} y={y:#x}: z={res.z:#x} want={want:#x} "
-                f"cycles={res.cycles} closed form={self.closed_form}"
+                f"cycles={res.cycles} model={self.expected_cycles}"
             )
             self.failures.append("; ".join([msg, *res.probe_errors[:4]]))
             self.dut._log.error(self.failures[-1])
@@ -261,17 +280,18 @@ class Bench:
         await Timer(1, unit="ns")
 
     def summary(self) -> dict[str, Any]:
-        distinct = sorted(set(self.cycles))
-        cycles: int | list[int] | None = None
-        if len(distinct) == 1:
-            cycles = distinct[0]
-        elif distinct:
-            cycles = distinct
+        def one(values: list[int]) -> int | list[int] | None:
+            distinct = sorted(set(values))
+            if len(distinct) == 1:
+                return distinct[0]
+            return distinct or None
+
         return {
             "vectors": self.checked,
             "mismatches": len(self.failures),
-            "cycles": cycles,
-            "closed_form": self.closed_form,
+            "cycles": one(self.cycles),
+            "cycle_model": self.expected_cycles,
+            "load_cycles": one([c for c in self.load_cycles if c]) or 0,
             "traced": self.traced,
             "probed": self.probed,
             "failures": self.failures[:10],
@@ -288,9 +308,14 @@ async def job_bench(dut: Any) -> tuple[dict[str, Any], Bench]:
 
 async def run_job(dut: Any) -> Bench:
     """Every vector of the job, back to back (start_i in the done_o cycle), the first
-    ``trace`` checked round by round; writes :meth:`Bench.summary` to the job's result file."""
+    ``trace`` checked edge by edge; writes :meth:`Bench.summary` to the job's result file.
+    A timeout is written as a result too (``timeout``), then raised."""
     job, bench = await job_bench(dut)
-    for k, (m, x, y, kind) in enumerate(job["vectors"]):
-        await bench.op(int(m, 16), int(x, 16), int(y, 16), kind, trace=k < job["trace"])
+    try:
+        for k, (m, x, y, kind) in enumerate(job["vectors"]):
+            await bench.op(int(m, 16), int(x, 16), int(y, 16), kind, trace=k < job["trace"])
+    except Timeout as exc:
+        write_result(job, {**bench.summary(), "timeout": str(exc)})
+        raise
     write_result(job, bench.summary())
     return bench

