@@ -15,6 +15,7 @@ ARCHS = {
     "mwr2mm_arch1": "mwr2mm_arch1",
     "mwr2mm_arch2": "mwr2mm_arch2",
     "mwr4mm_arch2": "mwr4mm",
+    "drmmm": "drmmm",
 }
 
 

@@ -7,27 +7,39 @@ import subprocess
 import pytest
 from rtl_helpers import toolchain
 
-SETS = [{"n": 16, "w": 4}, {"n": 17, "w": 16}, {"n": 64, "w": 16}, {"n": 1024, "w": 16}]
+_MWR = [{"n": 16, "w": 4}, {"n": 17, "w": 16}, {"n": 64, "w": 16}, {"n": 1024, "w": 16}]
+SETS: dict[str, list[dict[str, int]]] = {
+    "mwr2mm_tk": _MWR + [{"n": 16, "w": 4, "p": 4}, {"n": 64, "w": 16, "p": 5}],
+    "mwr2mm_arch1": _MWR  # with the queue (p < e)
+    + [{"n": 16, "w": 4, "p": 1}, {"n": 16, "w": 4, "p": 3}, {"n": 64, "w": 16, "p": 2}],
+    "mwr2mm_arch2": _MWR,
+    "mwr4mm_arch2": [s for s in _MWR if s["w"] % 2 == 0],
+    "drmmm": [
+        {"n": 16, "k": 2, "t": 1},
+        {"n": 64, "k": 4, "t": 2},
+        {"n": 67, "k": 8, "t": 3, "f": 3},
+        {"n": 64, "k": 16, "t": 4, "pp": 1, "cell": 2, "serial": 1, "f": 4},
+        {"n": 64, "k": 4, "t": 2, "pp": 1, "win": 2, "cell": 0, "g": 0},
+        {"n": 1024, "k": 16, "t": 4},
+    ],
+}
 
 
-@pytest.mark.parametrize("arch_name", ["mwr2mm_tk", "mwr2mm_arch1", "mwr2mm_arch2", "mwr4mm_arch2"])
+@pytest.mark.parametrize("arch_name", list(SETS))
 def test_lint_clean(arch_name: str) -> None:
-    from montlab.hw import archs, flow
+    from montlab.hw import flow, specs
 
     toolchain()
-    arch = archs.get(arch_name)
-    variants = [dict(s) for s in SETS if arch.radix_bits == 1 or s["w"] % 2 == 0]
-    if arch_name == "mwr2mm_tk":  # p >= P_max
-        variants += [{"n": 16, "w": 4, "p": 4}, {"n": 64, "w": 16, "p": 5}]
-    if arch_name == "mwr2mm_arch1":  # with the queue (p < e)
-        variants += [
-            {"n": 16, "w": 4, "p": 1},
-            {"n": 16, "w": 4, "p": 3},
-            {"n": 64, "w": 16, "p": 2},
-        ]
-    for sets in variants:
+    arch = specs.get(arch_name)
+    for sets in SETS[arch_name]:
         ap = arch.resolve(sets)
         cmd = ["verilator", "--lint-only", "-Wall", "--top-module", arch.top, str(flow.VLT)]
-        cmd += [f"-G{k}={v}" for k, v in ap.hdl().items()] + [str(f) for f in arch.files()]
+        cmd += [f"-G{k}={v}" for k, v in ap.hdl.items()] + [str(f) for f in arch.files()]
         res = subprocess.run(cmd, capture_output=True, text=True)
         assert res.returncode == 0 and "%Warning" not in res.stderr, (sets, res.stderr)
+
+
+def test_every_architecture_is_linted() -> None:
+    from montlab.hw import specs
+
+    assert {a.name for a in specs.all_specs()} == set(SETS)

