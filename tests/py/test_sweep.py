@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 from click.testing import CliRunner
+from conftest import require_yosys
 from montlab.cli import main
 from montlab.errors import ParameterError
 from montlab.hw import sweep
@@ -31,15 +32,6 @@ def _simulator() -> None:
 
     try:
         flow.check_simulator("verilator")
-    except ParameterError as exc:
-        pytest.skip(str(exc))
-
-
-def _yosys() -> None:
-    from montlab.hw import synth
-
-    try:
-        synth._yosys()
     except ParameterError as exc:
         pytest.skip(str(exc))
 
@@ -156,7 +148,7 @@ def test_cli_acceptance(tmp_path: Path) -> None:
     """The issue's command, ``--grid n=64,128 --grid w=8,16 --synth --out table.json``, at
     n = 16, 17: one table of four rows."""
     _simulator()
-    _yosys()
+    require_yosys()
     out = tmp_path / "table.json"
     code, stdout, err = _run(
         "rtl", "sweep", ARCH, "--grid", "n=16,17", "--grid", "w=4,8", "--synth",

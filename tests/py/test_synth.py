@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from montlab.errors import ParameterError
+from conftest import require_yosys
 from montlab.hw.depth import netlist_depth
 from montlab.hw.specs.base import HwParams, HwSpec
 
@@ -58,19 +58,10 @@ class DepthSpec(HwSpec):
         return [self.src]
 
 
-def _yosys() -> None:
-    from montlab.hw import synth
-
-    try:
-        synth._yosys()
-    except ParameterError as exc:
-        pytest.skip(str(exc))
-
-
 @pytest.fixture(scope="module")
 def design(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DepthSpec, HwParams]]:
     """The test design, with a build folder of its own shared by this module's tests."""
-    _yosys()
+    require_yosys()
     tmp = tmp_path_factory.mktemp("t_depth")
     src = tmp / "t_depth.v"
     src.write_text(DESIGN)
@@ -115,7 +106,7 @@ def test_hierarchical_totals(design: tuple[DepthSpec, HwParams]) -> None:
 
 def test_mwr2mm_hierarchy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Architecture 2's PEs (three variants at e = 5) appear with their instance counts."""
-    _yosys()
+    require_yosys()
     # The shared build cache, not the test design's folder.
     if BUILD_DIR is None:
         monkeypatch.delenv("MONTLAB_BUILD_DIR", raising=False)

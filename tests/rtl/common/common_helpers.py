@@ -17,7 +17,6 @@ Importable inside the simulator (no pytest import at module level).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -91,14 +90,6 @@ def param_key(params: Mapping[str, int]) -> str:
     return "_".join(f"{k}{v}" for k, v in params.items())
 
 
-def _digest(parts: list[str | bytes]) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else p.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:16]
-
-
 def _versions() -> str:
     from importlib.metadata import version
 
@@ -113,6 +104,8 @@ def build(top: str, params: Mapping[str, int]) -> Path:
     tool_env()
     bdir = build_root() / "common" / top / param_key(params)
     srcs = [*sources(top), VLT]
+    from montlab.hw.flow import _digest
+
     digest = _digest([json.dumps(dict(params)), _versions()] + [f.read_bytes() for f in srcs])
     stamp = bdir / "montlab.stamp"
     if stamp.is_file() and stamp.read_text() == digest and (bdir / top).is_file():
