@@ -180,3 +180,16 @@ def test_depth_through_hierarchy_and_lutram() -> None:
     }
     d = netlist_depth({"modules": {"top": top, "sub": sub}}, "top")
     assert (d.depth, d.chain, d.cells) == (3, 0, 3)
+
+
+def test_drmmm_path_groups() -> None:
+    """The depth into DRMMM's q pipeline (stage 1) and into its state are reported apart; at
+    t = 2 stage 1 holds the whole quotient digit, so it is the deeper of the two."""
+    from montlab.hw import specs, synth
+
+    require_yosys()
+    spec = specs.get("drmmm")
+    res = synth.synth(spec, spec.resolve({"n": 16, "k": 4, "t": 2}), nodsp=True)
+    paths = res["paths"]
+    assert set(paths) == {"q", "update"}, paths
+    assert 0 < paths["update"] < paths["q"] <= res["depth"], (paths, res["depth"])
