@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, Timer
+from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 
 from montlab.hw import specs
@@ -108,9 +108,6 @@ class Driver:
     def __init__(self, dut: Any) -> None:
         self.dut = dut
         self._loaded: dict[str, dict[int, int]] = {}  #: what each RAM holds, as written
-
-    async def idle(self) -> None:
-        self.dut.start_i.value = 0
 
     async def write_rams(self, load: Load) -> int:
         """The load's RAM writes that change a RAM's content, one per cycle; returns cycles."""
@@ -275,9 +272,6 @@ class Bench:
         for _ in range(k):
             await RisingEdge(self.dut.clk_i)
         await FallingEdge(self.dut.clk_i)
-
-    async def settle(self) -> None:
-        await Timer(1, unit="ns")
 
     def summary(self) -> dict[str, Any]:
         def one(values: list[int]) -> int | list[int] | None:

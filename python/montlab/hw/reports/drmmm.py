@@ -89,9 +89,7 @@ def _cycles_row(row: Mapping[str, Any]) -> str:
     elif measured == paper:
         verdict = "holds"
     else:
-        verdict = f"does not hold ({'not derivable from the text' if figs else ''})".replace(
-            " ()", ""
-        )
+        verdict = "does not hold (not derivable from the text)"
     return (
         f"| {k} | {t} | {p['d']} | {_c(measured)} | {model} | {_c(paper)} "
         f"| {_c(_get(row, 'sim', 'mismatches'))} / {_c(_get(row, 'sim', 'vectors'))} | {verdict} |"

