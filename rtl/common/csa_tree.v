@@ -8,7 +8,9 @@
 //   form of Fig. 8(a); EAC 0 = arithmetic mod 2^W (carries out of bit W-1 are dropped), 1 = end-
 //   around carry, arithmetic mod 2^W - 1 (the carries out of bit W-1 re-enter at bit 0, which is
 //   exact there because 2^W = 1 mod 2^W - 1); REG_EVERY 0 = combinational, k > 0 = a register
-//   rank after every k-th level and after the last level.
+//   rank after every k-th level and after the last level; STAGES 0 = as REG_EVERY says, s > 0
+//   (with REG_EVERY = 0) = exactly s register ranks, spread evenly over the levels (see
+//   Schedule), for a pipeline with a fixed latency.
 // Function: word j of the input is in_i[j*W +: W], word j of the output out_o[j*W +: W], and
 //   sum(out) = sum(in) mod 2^W (EAC = 0) or mod 2^W - 1 (EAC = 1; a word 2^W - 1 is one of the
 //   two forms of 0). If NIN <= NOUT the outputs are the inputs followed by zero words.
@@ -28,7 +30,10 @@
 //   clk_i is unused. REG_EVERY = k > 0: the words after level l are registered when l is a
 //   multiple of k or l = LEVELS, so LATENCY = ceil(LEVELS / k) registers: the value on in_i
 //   before a clock edge shows on out_o after LATENCY edges, and a new input can be applied at
-//   every edge (fully pipelined).
+//   every edge (fully pipelined). STAGES = s > 0: the words after level l are registered when
+//   floor(l*s/LEVELS) > floor((l-1)*s/LEVELS) (s ranks when s <= LEVELS, the last after level
+//   LEVELS); when s > LEVELS every level is registered and s - LEVELS more ranks delay out_o;
+//   LATENCY = s.
 // Structure: level l's words are the net array g_lv[l].w, driven by the cells of level l (or by
 //   registers after them) and read by name by level l + 1. 3:2 rows are csa_3to2 cells one bit
 //   wider than the words, so that the carry out of bit W-1 is there for the end-around carry.
@@ -40,7 +45,8 @@ module csa_tree #(
   parameter integer NOUT      = 2,
   parameter integer CELL      = 0,
   parameter integer EAC       = 0,
-  parameter integer REG_EVERY = 0
+  parameter integer REG_EVERY = 0,
+  parameter integer STAGES    = 0
 ) (
   input  wire              clk_i,
   input  wire [NIN*W-1:0]  in_i,
@@ -86,20 +92,24 @@ module csa_tree #(
   // 1 if the words after level l (1..LEVELS) are registered.
   function integer reg_after(input integer l);
     begin
-      if (REG_EVERY <= 0) reg_after = 0;
+      if (STAGES > 0) reg_after = ((l * STAGES) / LEVELS > ((l - 1) * STAGES) / LEVELS) ? 1 : 0;
+      else if (REG_EVERY <= 0) reg_after = 0;
       else reg_after = (l % REG_EVERY == 0 || l == LEVELS) ? 1 : 0;
     end
   endfunction
 
   function integer latency_of(input integer levels);
     begin
-      if (REG_EVERY <= 0) latency_of = 0;
+      if (STAGES > 0) latency_of = STAGES;
+      else if (REG_EVERY <= 0) latency_of = 0;
       else latency_of = (levels + REG_EVERY - 1) / REG_EVERY;
     end
   endfunction
 
   // Clock edges from in_i to out_o (see Schedule).
   localparam integer LATENCY = latency_of(LEVELS);
+  // Ranks after the last level (STAGES > LEVELS only).
+  localparam integer EXTRA   = (STAGES > LEVELS) ? STAGES - LEVELS : 0;
   localparam integer R1      = 1 % W;              // end-around rotation of weight-2 words
   localparam integer R2      = 2 % W;              // and of weight-4 words
 
@@ -211,7 +221,17 @@ module csa_tree #(
     end
 
     for (j = 0; j < NOUT; j = j + 1) begin : g_out
-      assign out_o[j*W +: W] = res[j];
+      if (EXTRA == 0) begin : g_direct
+        assign out_o[j*W +: W] = res[j];
+      end else begin : g_delay
+        reg [W-1:0] dq [0:EXTRA-1];
+        always @(posedge clk_i) begin : p_delay
+          integer e;
+          dq[0] <= res[j];
+          for (e = 1; e < EXTRA; e = e + 1) dq[e] <= dq[e-1];
+        end
+        assign out_o[j*W +: W] = dq[EXTRA-1];
+      end
     end
 
     if (LATENCY == 0) begin : g_noclk
@@ -220,7 +240,7 @@ module csa_tree #(
 
     // Illegal parameters stop elaboration (Verilog-2001 has no $error): no such module exists.
     if (W < 1 || NIN < 1 || NOUT < 2 || NOUT > 3 || CELL < 0 || CELL > 2 || EAC < 0 || EAC > 1
-        || REG_EVERY < 0) begin : g_illegal
+        || REG_EVERY < 0 || STAGES < 0 || (STAGES > 0 && REG_EVERY > 0)) begin : g_illegal
       csa_tree_illegal_parameters u_stop ();
     end
   endgenerate

@@ -66,8 +66,11 @@ def tree_counts(nin: int, nout: int, cell: int) -> list[int]:
     return counts
 
 
-def tree_latency(nin: int, nout: int, cell: int, reg_every: int) -> int:
-    """csa_tree's LATENCY: ceil(LEVELS / REG_EVERY), 0 when combinational."""
+def tree_latency(nin: int, nout: int, cell: int, reg_every: int, stages: int = 0) -> int:
+    """csa_tree's LATENCY: STAGES when given, else ceil(LEVELS / REG_EVERY), 0 when
+    combinational."""
+    if stages > 0:
+        return stages
     levels = len(tree_counts(nin, nout, cell)) - 1
     return 0 if reg_every <= 0 else -(-levels // reg_every)
 

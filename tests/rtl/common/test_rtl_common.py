@@ -100,15 +100,21 @@ def test_rtl_counter63_wide(rng: random.Random, params: dict[str, int], mode: st
     _go(rng, "counter63", params, "counter63_vectors", mode=mode, count=scaled(1000))
 
 
-def _tree(w: int, nin: int, nout: int, cell: int, eac: int, reg_every: int) -> dict[str, int]:
-    return {"W": w, "NIN": nin, "NOUT": nout, "CELL": cell, "EAC": eac, "REG_EVERY": reg_every}
+def _tree(
+    w: int, nin: int, nout: int, cell: int, eac: int, reg_every: int, stages: int = 0
+) -> dict[str, int]:
+    p = {"W": w, "NIN": nin, "NOUT": nout, "CELL": cell, "EAC": eac, "REG_EVERY": reg_every}
+    return {**p, "STAGES": stages} if stages else p
 
 
-# (parameters, exhaustive?) The CI sets cover every CELL, both EAC and NOUT, REG_EVERY 0, 1, 2.
+# (parameters, exhaustive?) The CI sets cover every CELL, both EAC and NOUT, REG_EVERY 0, 1, 2
+# and STAGES below and above LEVELS.
 CSA_TREE = [
     (_tree(2, 5, 2, 0, 0, 0), True),  # Wallace, 3 levels, all 1024 inputs
     (_tree(3, 7, 3, 1, 1, 1), False),  # eq. (31) counters + 3:2 leftovers, EAC, LATENCY 2
     (_tree(13, 36, 2, 2, 0, 2), False),  # Fig. 8(a) counters, 6 levels, LATENCY 3
+    (_tree(9, 17, 2, 0, 0, 0, 3), False),  # STAGES 3 spread over 6 levels
+    (_tree(2, 4, 2, 0, 1, 0, 4), True),  # STAGES 4 > LEVELS 2: two delay ranks
 ]
 CSA_TREE_WIDE = [
     (_tree(4, 1, 2, 0, 0, 0), True),  # padding only
@@ -128,6 +134,8 @@ CSA_TREE_WIDE = [
     (_tree(16, 24, 3, 1, 1, 1), False),
     (_tree(16, 24, 2, 2, 1, 2), False),
     (_tree(64, 36, 3, 0, 1, 1), False),
+    (_tree(3, 2, 2, 0, 0, 0, 2), True),  # STAGES without levels: delay ranks only
+    (_tree(16, 65, 2, 1, 0, 0, 2), False),  # the DRMMM q tree at k = 16, t = 4
     (_tree(32, 36, 2, 1, 1, 0), False),
     (_tree(32, 36, 3, 2, 1, 1), False),
     (_tree(1, 36, 2, 0, 0, 2), False),  # W = 1: mod 2 (mod 2^1 - 1 = 1 would check nothing)
@@ -274,6 +282,8 @@ ILLEGAL = [
     ("csa_tree", {"CELL": 3}),
     ("csa_tree", {"EAC": 2}),
     ("csa_tree", {"REG_EVERY": -1}),
+    ("csa_tree", {"STAGES": -1}),
+    ("csa_tree", {"REG_EVERY": 1, "STAGES": 2}),
     ("add_sub_sel", {"W": 4, "F": 5}),
     ("add_sub_sel", {"W": 4, "F": 0}),
     ("add_sub_sel", {"SERIAL": 2}),
@@ -455,8 +465,9 @@ async def csa_tree_vectors(dut: Any) -> None:
     job = load_job()
     p = job["params"]
     w, nin, nout, cell, eac, reg = (p[k] for k in ("W", "NIN", "NOUT", "CELL", "EAC", "REG_EVERY"))
+    stages = p.get("STAGES", 0)
     mask, mod = (1 << w) - 1, tree_modulus(w, eac)
-    lat = tree_latency(nin, nout, cell, reg)
+    lat = tree_latency(nin, nout, cell, reg, stages)
     lat_dut = int(dut.LATENCY.value)
     assert lat_dut == lat, f"LATENCY = {lat_dut}, the rule gives {lat}"
     levels = len(tree_counts(nin, nout, cell)) - 1
