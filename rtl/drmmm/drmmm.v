@@ -1,8 +1,9 @@
 // drmmm: different-radix Montgomery multiplier, Algorithm 3 with a t-stage quotient pipeline.
 //
-// Citation: Zhang et al., DRMMM paper, Algorithm 3 (carry-save triplet), Fig. 5 (q pipeline),
-//   Fig. 6, eq. (31) / Fig. 8(a) (6:3 counters), eq. (32) and Sec. 4.3.1 (carry bits); as
-//   corrected in SPEC 3.3 and docs/errata.md (DRMMM 1-3, 7). Model: montlab.ref.drmmm (alg = 3).
+// Citation: Zhang et al., DRMMM paper, Algorithm 3 (carry-save triplet), Fig. 5 and Fig. 10
+//   (q pipeline, iM' encode layer), Fig. 6, eq. (31) / Fig. 8(a) (6:3 counters), eq. (32) and
+//   Sec. 4.3.1 (carry bits); as corrected in SPEC 3.3 and docs/errata.md (DRMMM 1-3, 7).
+//   Model: montlab.ref.drmmm (alg = 3).
 // Parameters: N modulus bits; K digit bits (r = 2^K, K >= 2); T quotient-pipeline stages (T >= 1);
 //   G guard bits of each word above KT+N+K (G = 0, the paper's width with f = 0, also works:
 //   erratum 7 bites Algorithm 2's single register, not these words); F final stages;
@@ -17,11 +18,12 @@
 //   entry j = j*m, written through tm_we_i/tm_addr_i/tm_data_i before start_i (one per cycle).
 // Word size: the state is three words of KT+N+G bits after the shift (KT+N+K+G before it) and
 //   the carries C_l, C_m of weight 1; a_i*B is K AND rows of B placed at bit KT+b.
-// Left out: Booth encoding, the merged q/qM LUT layer (q^ is computed by a truncated KT x KT
-//   product in stage 1; stages 2..T only delay it), the LUT form of a_i*B for radix 4.
+// Left out: Booth encoding, the merged q/qM LUT layer, the LUT form of a_i*B for radix 4.
+//   The q pipeline's stage boundaries are csa_tree's even spread, not Fig. 10's hand split.
 // Schedule: start_i is taken at a clock edge while busy_o is low; x, y, m, M' are loaded and
 //   the state is cleared at that edge. Call the cycle after it cycle 0. Iteration i
-//   (i = 0 .. D+T-1) runs in cycle i: stage 1 computes q^_i from the state, the tree
+//   (i = 0 .. D+T-1) runs in cycle i: the q pipeline takes the state's low KT bits (and C_l,
+//   C_m) and delivers q^_i at the end of cycle i+T-2 (T >= 2; T = 1: in cycle i), the tree
 //   compresses Temp = a_i*B << KT (+C_l), q^_(i-T+1)*M, Z0, Z1, Z2 and C_m into three words,
 //   and the shifted words and new carries are registered at the edge ending cycle i. In cycle
 //   D+T-1 the shifted words and carries of the last iteration also feed the final stage (a 3:2
@@ -74,7 +76,7 @@ module drmmm #(
   reg [CW-1:0]   cnt_q;
   reg [D*K-1:0]  xs_q;
   reg [N-1:0]    y_q, m_q;
-  reg [KT-1:0]   mp_q;
+  reg [KT-1:0]   mp_q, mp3_q;                 // M' and 3M' mod r^T
   reg [ZW-1:0]   z0_q, z1_q, z2_q;
   reg            cl_q, cm_q;
 
@@ -82,33 +84,63 @@ module drmmm #(
   wire go = start_i & ~busy_o;
   wire last_it = run_q & (cnt_q == LAST);   // the last iteration runs in this cycle
 
-  // --- stage 1 of the q pipeline (reads the pending carries unless Q_CARRIES = 0) -----------
-  wire [KT-1:0] q_carry = (Q_CARRIES != 0) ? ({{(KT-1){1'b0}}, cl_q} + {{(KT-1){1'b0}}, cm_q})
-                                           : {KT{1'b0}};
-  wire [KT-1:0] q_low   = z0_q[KT-1:0] + z1_q[KT-1:0] + z2_q[KT-1:0] + q_carry;
-  wire [KT-1:0] q_prod  = q_low * mp_q;                // mod r^T
-  wire [K-1:0]  q_new   = q_prod[KT-1 -: K];           // q^_i, the top radix-r digit
-  wire [K-1:0]  q_used;                                // q^_(i-T+1)
-
-  // --- stages 2..T: delay registers (Fig. 5) ------------------------------------------------
+  // --- the q pipeline (Fig. 5, Fig. 10), T-1 stages ------------------------------------------
+  // q^_i = top digit of ((Z0+Z1+Z2+C_l+C_m) mod r^T) * M' mod r^T, from the state in cycle i.
+  // Encode layer (Sec. 4.3.2, "iM' encode"): column j of the three words holds c_j ones, and
+  // row j is (c_j*M' mod r^T) << j; row KT is (C_l+C_m)*M' (left out when Q_CARRIES = 0).
+  // The KT+1 rows go through a csa_tree to two words and one KT-bit adder. T = 1: all
+  // combinational, used in the same cycle. T = 2: one stage, registered in qp_q. T >= 3: the
+  // tree spread over T-2 stages (csa_tree STAGES), the adder in stage T-1, registered in qp_q.
+  localparam integer QN  = KT + 1;                     // rows of the q tree
+  localparam integer QTS = (T > 2) ? T - 2 : 0;        // tree stages
+  localparam [31:0]  QV32 = QTS;                       // first cycle with a valid adder output
+  wire [KT-1:0] mp2 = {mp_q[KT-2:0], 1'b0};
+  wire [KT*QN-1:0] q_rows;
   genvar j;
+  generate
+    for (j = 0; j < QN; j = j + 1) begin : g_qenc
+      wire [1:0] c;
+      if (j < KT) begin : g_col
+        assign c = {1'b0, z0_q[j]} + {1'b0, z1_q[j]} + {1'b0, z2_q[j]};
+      end else if (Q_CARRIES != 0) begin : g_car
+        assign c = {1'b0, cl_q} + {1'b0, cm_q};
+      end else begin : g_nocar
+        assign c = 2'b00;
+      end
+      wire [KT-1:0] enc = (c == 2'd0) ? {KT{1'b0}} : (c == 2'd1) ? mp_q
+                        : (c == 2'd2) ? mp2 : mp3_q;
+      assign q_rows[j*KT +: KT] = (j < KT) ? (enc << j) : enc;
+    end
+  endgenerate
+  wire [2*KT-1:0] q_cs;
+  csa_tree #(.W(KT), .NIN(QN), .NOUT(2), .CELL(CELL), .EAC(0), .REG_EVERY(0), .STAGES(QTS))
+  u_qtree (
+    .clk_i(clk_i),
+    .in_i (q_rows),
+    .out_o(q_cs)
+  );
+  wire [KT-1:0] q_sum = q_cs[0 +: KT] + q_cs[KT +: KT];   // mod r^T
+  wire [K-1:0]  q_new = q_sum[KT-1 -: K];                 // q^ of the iteration QTS cycles ago
+  wire [K-1:0]  q_used;                                   // q^_(i-T+1)
+
   generate
     if (T == 1) begin : g_q0
       assign q_used = q_new;
     end else begin : g_qp
-      reg [K-1:0] qp_q [0:T-2];
-      always @(posedge clk_i or negedge rst_ni) begin : p_qp
-        integer s;
-        if (!rst_ni) begin
-          for (s = 0; s < T - 1; s = s + 1) qp_q[s] <= {K{1'b0}};
-        end else if (go) begin
-          for (s = 0; s < T - 1; s = s + 1) qp_q[s] <= {K{1'b0}};
-        end else if (run_q) begin
-          qp_q[0] <= q_new;
-          for (s = 1; s < T - 1; s = s + 1) qp_q[s] <= qp_q[s-1];
-        end
+      // The first QTS adder outputs of a run come from before start_i: q^_j = 0 for j < 0.
+      reg [K-1:0] qp_q;
+      wire q_valid;
+      if (QTS == 0) begin : g_v1
+        assign q_valid = 1'b1;
+      end else begin : g_vcnt
+        assign q_valid = (cnt_q >= QV32[CW-1:0]);
       end
-      assign q_used = qp_q[T-2];
+      always @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) qp_q <= {K{1'b0}};
+        else if (go) qp_q <= {K{1'b0}};
+        else if (run_q) qp_q <= q_valid ? q_new : {K{1'b0}};
+      end
+      assign q_used = qp_q;
     end
   endgenerate
 
@@ -184,6 +216,7 @@ module drmmm #(
       y_q    <= {N{1'b0}};
       m_q    <= {N{1'b0}};
       mp_q   <= {KT{1'b0}};
+      mp3_q  <= {KT{1'b0}};
       z0_q   <= {ZW{1'b0}};
       z1_q   <= {ZW{1'b0}};
       z2_q   <= {ZW{1'b0}};
@@ -198,6 +231,7 @@ module drmmm #(
         y_q    <= y_i;
         m_q    <= m_i;
         mp_q   <= mp_i;
+        mp3_q  <= mp_i + {mp_i[KT-2:0], 1'b0};
         z0_q   <= {ZW{1'b0}};
         z1_q   <= {ZW{1'b0}};
         z2_q   <= {ZW{1'b0}};
@@ -257,7 +291,7 @@ module drmmm #(
       wire unused_low = ^{w0[K-3:0], w1[K-3:0], w2[K-3:0]};
     end
     if (T > 1) begin : g_unused_prod
-      wire unused_prod = ^q_prod[KT-K-1:0];
+      wire unused_prod = ^q_sum[KT-K-1:0];
     end
   endgenerate
 endmodule

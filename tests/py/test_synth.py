@@ -183,8 +183,9 @@ def test_depth_through_hierarchy_and_lutram() -> None:
 
 
 def test_drmmm_path_groups() -> None:
-    """The depth into DRMMM's q pipeline (stage 1) and into its state are reported apart; at
-    t = 2 stage 1 holds the whole quotient digit, so it is the deeper of the two."""
+    """The depth into DRMMM's q pipeline and into its state are reported apart. At t = 2 the
+    pipeline is one stage (encode rows, tree, adder), the deeper of the two; at t = 3 the tree
+    and the adder take a stage each and q^ leaves the critical path."""
     from montlab.hw import specs, synth
 
     require_yosys()
@@ -193,3 +194,6 @@ def test_drmmm_path_groups() -> None:
     paths = res["paths"]
     assert set(paths) == {"q", "update"}, paths
     assert 0 < paths["update"] < paths["q"] <= res["depth"], (paths, res["depth"])
+    res = synth.synth(spec, spec.resolve({"n": 16, "k": 4, "t": 3}), nodsp=True)
+    paths = res["paths"]
+    assert 0 < paths["q"] < paths["update"] == res["depth"], (paths, res["depth"])

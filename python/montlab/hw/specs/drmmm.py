@@ -12,8 +12,9 @@ d + t + f (+1 with printed_loop), d = ceil(n/k). Load: x, y, m and M' = -m^-1 mo
 ports; with pp = 1 also the 2^win table entries j*m, written before start_i once per modulus.
 
 Probes, for a traced operation: the represented value Z0+Z1+Z2+C_l+C_m after iteration i (trace
-"Z") at edge i+1, and the quotient digits q^_i ("q_new") and q^_(i-t+1) ("q_used") of
-iteration i, combinational in cycle i, at edge i (i >= 1).
+"Z") at edge i+1; q^_(i-t+1) ("q_used" in iteration i) at edge i (i >= 1); and q^_i, the q
+pipeline's adder output ("q_new"), in cycle i + max(t-2, 0) (at that edge, when it is >= 1 and
+inside the run).
 """
 
 from __future__ import annotations
@@ -120,17 +121,20 @@ class Drmmm(HwSpec):
 
     def probes(self, ap: HwParams, cfg: Any, trace: Trace) -> dict[int, list[Probe]]:
         out: dict[int, list[Probe]] = {}
+        lag = max(ap["t"] - 2, 0)
+        last = self.cycles(ap) - ap["f"] - 1  # the last iteration's cycle
         for ent in trace:
             i, z, q_new, q_used = ent["i"], ent["Z"], ent["q_new"], ent["q_used"]
             assert isinstance(i, int) and isinstance(z, int)
             assert isinstance(q_new, int) and isinstance(q_used, int)
             out.setdefault(i + 1, []).append(Probe(_STATE, z, f"Z after iteration {i}"))
             if i >= 1:
-                out.setdefault(i, []).extend(
-                    [
-                        Probe((("q_new", None),), q_new, f"q^_{i} (stage 1)"),
-                        Probe((("q_used", None),), q_used, f"q^ used in iteration {i}"),
-                    ]
+                out.setdefault(i, []).append(
+                    Probe((("q_used", None),), q_used, f"q^ used in iteration {i}")
+                )
+            if 1 <= i + lag <= last:
+                out.setdefault(i + lag, []).append(
+                    Probe((("q_new", None),), q_new, f"q^_{i} (q pipeline, cycle {i + lag})")
                 )
         return out
 
@@ -146,8 +150,9 @@ class Drmmm(HwSpec):
         return {"tm_we_i": 0, "tm_addr_i": 0, "tm_data_i": 0}
 
     def path_groups(self, ap: HwParams) -> dict[str, list[str]]:
-        """q: stage 1 of the q pipeline (into qp_q[0]; none when t = 1); update: the state."""
-        return {"q": ["*qp_q*"], "update": ["z0_q", "z1_q", "z2_q", "cl_q", "cm_q"]}
+        """q: the q pipeline's registers (its tree's ranks and qp_q; none when t = 1);
+        update: the state."""
+        return {"q": ["*qp_q*", "*u_qtree*"], "update": ["z0_q", "z1_q", "z2_q", "cl_q", "cm_q"]}
 
     def ports(self, ap: HwParams) -> list[Port]:
         n, k, t, win = ap["n"], ap["k"], ap["t"], ap["win"]
