@@ -108,12 +108,12 @@ def _tree(
 
 
 # (parameters, exhaustive?) The CI sets cover every CELL, both EAC and NOUT, REG_EVERY 0, 1, 2
-# and STAGES below and above LEVELS.
+# and STAGES above LEVELS (STAGES spread over the levels: the wide set, and every DRMMM test
+# with t >= 3).
 CSA_TREE = [
     (_tree(2, 5, 2, 0, 0, 0), True),  # Wallace, 3 levels, all 1024 inputs
     (_tree(3, 7, 3, 1, 1, 1), False),  # eq. (31) counters + 3:2 leftovers, EAC, LATENCY 2
     (_tree(13, 36, 2, 2, 0, 2), False),  # Fig. 8(a) counters, 6 levels, LATENCY 3
-    (_tree(9, 17, 2, 0, 0, 0, 3), False),  # STAGES 3 spread over 6 levels
     (_tree(2, 4, 2, 0, 1, 0, 4), True),  # STAGES 4 > LEVELS 2: two delay ranks
 ]
 CSA_TREE_WIDE = [
@@ -134,6 +134,7 @@ CSA_TREE_WIDE = [
     (_tree(16, 24, 3, 1, 1, 1), False),
     (_tree(16, 24, 2, 2, 1, 2), False),
     (_tree(64, 36, 3, 0, 1, 1), False),
+    (_tree(9, 17, 2, 0, 0, 0, 3), False),  # STAGES 3 spread over 6 levels
     (_tree(3, 2, 2, 0, 0, 0, 2), True),  # STAGES without levels: delay ranks only
     (_tree(16, 65, 2, 1, 0, 0, 2), False),  # the DRMMM q tree at k = 16, t = 4
     (_tree(32, 36, 2, 1, 1, 0), False),
