@@ -371,8 +371,8 @@ def table_text(report: TuneReport) -> str:
 def read_table(path: Path) -> tuple[dict[str, int], dict[str, Any]]:
     """(thresholds, stamp) of a table file; :class:`ParameterError` if it is malformed."""
     try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or not TOML
         raise ParameterError(f"threshold table {path}: {exc}") from None
     th = data.get("thresholds")
     if not isinstance(th, dict) or set(th) != set(KEYS.values()):

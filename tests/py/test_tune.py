@@ -135,6 +135,41 @@ def test_bad_table(tmp_path: Path, text: str, match: str) -> None:
         tune.read_table(path)
 
 
+def test_bad_table_bytes(tmp_path: Path) -> None:
+    """A table that is not UTF-8 is a malformed table, not a crash."""
+    path = tmp_path / "t.toml"
+    path.write_bytes(b"\xff\xfe[thresholds]\n")
+    with pytest.raises(ParameterError, match="t.toml"):
+        tune.read_table(path)
+    with pytest.raises(ParameterError, match=f"threshold table {tmp_path.name}|{tmp_path}"):
+        tune.read_table(tmp_path)  # a folder
+
+
+def test_import_with_bad_table(tmp_path: Path) -> None:
+    """``import montlab`` and the CLI survive any bad thresholds file: one warning names the
+    file, and the generic table is used."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.toml"
+    path.write_bytes(b"\xff\xfe")
+    env = {**os.environ, tune.ENV: str(path)}
+    code = "import montlab, montlab.tune as t; print(t.SOURCE)"
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout.strip() == "generic", res
+    warns = [ln for ln in res.stderr.splitlines() if "Warning" in ln]
+    assert len(warns) == 1 and str(path) in warns[0], res.stderr
+    res = subprocess.run(
+        [sys.executable, "-m", "montlab", "powm", "3", "5", "7"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0 and res.stdout.strip().endswith("5"), res
+    assert "Traceback" not in res.stderr
+
+
 def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     good = tmp_path / "good.toml"
     good.write_text(
