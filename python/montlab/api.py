@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any, Mapping, Protocol
 
 from montlab import registry
-from montlab.errors import OperandError, ParameterError
+from montlab.errors import OperandError, ParameterError, show_int
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands
 
 DEFAULT_ALGO = "cios"
@@ -212,9 +212,9 @@ def _check_reduced(n: int, algo: str, **values: int) -> None:
         if not isinstance(v, int) or isinstance(v, bool):
             raise OperandError(f"{algo}: {name} must be an integer, got {type(v).__name__}")
         if v < 0:
-            raise OperandError(f"{algo}: {name} is negative ({v})")
+            raise OperandError(f"{algo}: {name} is negative ({show_int(v)})")
         if v >= n:
-            raise OperandError(f"{algo}: {name} = {v:#x} is out of range: it must be < N")
+            raise OperandError(f"{algo}: {name} = {show_int(v)} is out of range: it must be < N")
 
 
 def _check_exponent(algo: str, exp: int) -> None:

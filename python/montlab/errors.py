@@ -25,3 +25,10 @@ class ParameterError(MontlabError):
 
 
 __all__ = ["MontlabError", "ModulusError", "OperandError", "ParameterError"]
+
+
+def show_int(v: int) -> str:
+    """An integer for an error message: hex up to 256 bits, else its size."""
+    if v.bit_length() <= 256:
+        return hex(v)
+    return f"{'-' if v < 0 else ''}a {v.bit_length()}-bit integer"

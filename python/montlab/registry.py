@@ -8,6 +8,8 @@ through :func:`get` and :func:`resolve_params`; nothing else lists algorithms.
 from __future__ import annotations
 
 import importlib
+import operator
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -15,10 +17,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping
 
-from montlab.errors import ParameterError
+from montlab.errors import ParameterError, show_int
 
 REGISTRY_PATH = Path(__file__).with_name("algorithms.toml")
 LAYERS = ("ref", "native", "rtl")
+
+
+#: The bound of a parameter without its own max (word sizes, stages, counts: none needs more).
+PARAM_MAX = 1 << 24
 
 
 @dataclass(frozen=True)
@@ -32,14 +38,14 @@ class Param:
     doc: str
 
     def check(self, algo: str, value: int) -> int:
+        hi = PARAM_MAX if self.max is None else self.max
         if self.min is not None and value < self.min:
             raise ParameterError(
                 f"{algo}: {self.name} = {value} is illegal: it must be >= {self.min}"
             )
-        if self.max is not None and value > self.max:
-            raise ParameterError(
-                f"{algo}: {self.name} = {value} is illegal: it must be <= {self.max}"
-            )
+        if value > hi:
+            shown = value if value.bit_length() <= 64 else show_int(value)
+            raise ParameterError(f"{algo}: {self.name} = {shown} is illegal: it must be <= {hi}")
         return value
 
 
@@ -154,25 +160,38 @@ def get(algo: str) -> Algorithm:
         raise ParameterError(f"unknown algorithm {algo!r}; known: {', '.join(_load())}") from None
 
 
-def parse_int(text: str | int, what: str = "value") -> int:
-    """An integer from decimal or 0x-hex text (a leading '-' is kept, for the caller to reject)."""
+#: The one integer grammar of every text input: an optional sign, then ASCII decimal digits or
+#: 0x / 0X and hex digits, with single underscores between digits (and after 0x) as in Python.
+_INT_RE = re.compile(r"([+-]?)(?:0[xX]((?:_?[0-9a-fA-F])+)|([0-9](?:_?[0-9])*))")
+
+#: Decimal texts longer than this are converted piecewise (Python's int() refuses > 4300 digits).
+_DEC_CHUNK = 4000
+
+
+def _dec(digits: str) -> int:
+    """int(digits, 10) for any length, by halves (subquadratic with Karatsuba)."""
+    if len(digits) <= _DEC_CHUNK:
+        return int(digits, 10)
+    low = len(digits) // 2
+    return _dec(digits[:-low]) * 10**low + _dec(digits[-low:])
+
+
+def parse_int(text: Any, what: str = "value") -> int:
+    """An integer from decimal or 0x-hex text (see :data:`_INT_RE`; a leading '-' is kept, for
+    the caller to reject), or an object with ``__index__`` (not bool)."""
     if isinstance(text, bool):
         raise ParameterError(f"{what} must be an integer, got {text!r}")
-    if isinstance(text, int):
-        return text
-    s = str(text).strip().replace("_", "")
-    neg = s.startswith("-")
-    body = s[1:] if neg else s
-    try:
-        if body.lower().startswith("0x"):
-            v = int(body[2:], 16)
-        else:
-            if not body.isdigit():
-                raise ValueError
-            v = int(body, 10)
-    except ValueError:
-        raise ParameterError(f"{what} must be a decimal or 0x-hex integer, got {text!r}") from None
-    return -v if neg else v
+    if not isinstance(text, str) and hasattr(type(text), "__index__"):
+        return operator.index(text)
+    if not isinstance(text, str):
+        raise ParameterError(f"{what} must be an integer, got {type(text).__name__}")
+    m = _INT_RE.fullmatch(text.strip(" \t\r\n"))
+    if m is None:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise ParameterError(f"{what} must be a decimal or 0x-hex integer, got {shown!r}")
+    sign, hexd, decd = m.groups()
+    v = int(hexd.replace("_", ""), 16) if hexd is not None else _dec(decd.replace("_", ""))
+    return -v if sign == "-" else v
 
 
 def resolve_params(algo: str, given: Mapping[str, Any] | None = None) -> dict[str, int | None]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -115,6 +117,31 @@ def test_vectors_command_is_reproducible() -> None:
         assert z == x * y * pow(r, -1, n) % n
 
 
+def test_operands_from_file_and_stdin(tmp_path: Path) -> None:
+    """``@path`` reads an operand from a file, ``-`` from standard input (once); a decimal
+    operand has no length limit."""
+    big = 7**20_000  # 16,902 decimal digits, over Python's 4300-digit int() limit
+    n = (1 << big.bit_length()) + 1
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        (tmp_path / "x.txt").write_text(str(big) + "\n")
+    finally:
+        sys.set_int_max_str_digits(old)
+    code, out, err = run("mul", "cios", f"@{tmp_path / 'x.txt'}", "1", hex(n), "--json")
+    assert code == 0, err
+    r = pow(2, -64 * -(-n.bit_length() // 64), n)
+    assert int(json.loads(out)["result"], 16) == big * r % n
+    res = CliRunner().invoke(main, ["mul", "radix2", "-", "5", "97", "--json"], input="0x10\n")
+    assert res.exit_code == 0, res.stderr
+    assert int(json.loads(res.stdout)["result"], 16) == 16 * 5 * pow(2, -7, 97) % 97
+    res = CliRunner().invoke(main, ["mul", "radix2", "-", "-", "97"], input="3\n")
+    assert res.exit_code == 1 and "already used" in res.stderr
+    (tmp_path / "bin").write_bytes(b"\xff\xfe")
+    code, _, err = run("mul", "radix2", f"@{tmp_path / 'bin'}", "5", "97")
+    assert code == 1 and "not an ASCII integer" in err
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -137,7 +164,14 @@ def test_vectors_command_is_reproducible() -> None:
         (("powm", "3", "-1", "97"), "negative exponent"),
         (("powm", "97", "3", "97"), "out of range"),
         (("powm", "3", "5", "98"), "odd"),
-        (("cycles", "mwr2mm", "--bits", "1"), ">= 2"),
+        (("cycles", "mwr2mm", "--bits", "1"), "in [2, 65536]"),
+        (("cycles", "mwr2mm", "--bits", "100000"), "in [2, 65536]"),
+        (("powm", "3", "5", "7", "--algo", "mwr2mm", "--set", "w=99999999999999999999"), "<="),
+        (("mul", "radix2", "-0x-5", "5", "97"), "0x-hex"),
+        (("mul", "radix2", "0x0x5", "5", "97"), "0x-hex"),
+        (("mul", "radix2", "\u0661\u0662", "5", "97"), "0x-hex"),
+        (("mul", "radix2", "1__0", "5", "97"), "0x-hex"),
+        (("mul", "radix2", "@/nonexistent/x.txt", "5", "97"), "cannot read"),
         (("vectors", "mwr2mm", "--bits", "64", "--count", "-1"), ">= 0"),
     ],
 )

@@ -57,11 +57,75 @@ def test_parameter_bounds(algo: str, params: dict, match: str) -> None:
 
 def test_parse_int_accepts_decimal_and_hex() -> None:
     assert registry.parse_int("0x1F") == 31
+    assert registry.parse_int("0X1f") == 31
     assert registry.parse_int("31") == 31
     assert registry.parse_int("-0x10") == -16
-    for bad in ("", "0x", "1e3", "0b101", "12a"):
-        with pytest.raises(ParameterError):
+    assert registry.parse_int("+0x_ff") == 255  # as Python: '_' after the prefix
+    assert registry.parse_int("1_000_000") == 10**6
+    assert registry.parse_int(" 007\n") == 7
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "0x",
+        "1e3",
+        "0b101",
+        "12a",
+        "-0x-5",
+        "0x0x5",
+        "+-5",
+        "--5",
+        "1__0",
+        "_1",
+        "5_",
+        "0x_",
+        "0x1__f",
+        "\u0661\u0662",
+        "\uff11",
+        "1 2",
+        "0x 5",
+        "5.0",
+        "inf",
+    ],
+)
+def test_parse_int_grammar_is_strict(bad: str) -> None:
+    """One grammar: optional sign, ASCII decimal or 0x hex, '_' only between digits."""
+    with pytest.raises(ParameterError, match="decimal or 0x-hex"):
+        registry.parse_int(bad)
+
+
+def test_parse_int_long_decimal_and_index_objects() -> None:
+    """Decimal text has no length limit (Python's int() stops at 4300 digits), objects with
+    __index__ are integers, bool and float are not."""
+    import sys
+
+    value = 7**50_000 + 12345  # 42,255 digits
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        text = str(value)
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert registry.parse_int(text) == value
+    assert registry.parse_int("-" + text) == -value
+
+    class Index:
+        def __index__(self) -> int:
+            return 42
+
+    assert registry.parse_int(Index()) == 42
+    for bad in (True, 1.0, b"12", None):
+        with pytest.raises(ParameterError, match="must be an integer"):
             registry.parse_int(bad)
+
+
+def test_parameters_without_a_max_are_bounded() -> None:
+    with pytest.raises(ParameterError, match=f"<= {registry.PARAM_MAX}"):
+        registry.resolve_params("mwr2mm", {"w": "99999999999999999999"})
+    with pytest.raises(ParameterError, match="a 333-bit integer"):
+        registry.resolve_params("mwr2mm", {"w": str(10**100)})
 
 
 def test_paper_figures_are_attached_to_known_quantities() -> None:

@@ -2,7 +2,9 @@
 
 Stable contract (later versions add commands and options, never change these):
 
-* integers are read in decimal or ``0x`` hex; JSON output writes big integers (operands, moduli,
+* integers are read in one grammar: an optional sign, then decimal or ``0x`` hex digits, with
+  ``_`` between digits as in Python; an operand ``@path`` is read from a file and ``-`` from
+  standard input (once); JSON output writes big integers (operands, moduli,
   results, r, trace values) as ``0x`` hex strings and parameters and counts as JSON numbers;
 * bad input prints ``montlab: error: ...`` on stderr and exits with status 1 (2 for usage errors).
 """
@@ -54,13 +56,48 @@ def handle_errors(fn: F) -> F:
         except MontlabError as exc:
             click.echo(f"montlab: error: {exc}", err=True)
             sys.exit(1)
+        except (OverflowError, MemoryError) as exc:
+            click.echo(f"montlab: error: input too large ({type(exc).__name__}: {exc})", err=True)
+            sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
 
+#: The largest operand file read (a 16-Mbit number in hex is 4 MiB).
+MAX_OPERAND_FILE = 64 << 20
+
+
+def read_operand_text(text: str, name: str) -> str:
+    """The text of an operand: ``@path`` reads a file, ``-`` standard input (once per command)."""
+    if text == "-":
+        ctx = click.get_current_context(silent=True)
+        meta: dict[str, Any] = ctx.meta if ctx is not None else {}
+        if meta.get("montlab.stdin"):
+            raise OperandError(f"{name}: standard input ('-') is already used by another operand")
+        meta["montlab.stdin"] = True
+        raw = sys.stdin.read(MAX_OPERAND_FILE + 1)
+        if len(raw) > MAX_OPERAND_FILE:
+            raise OperandError(f"{name}: standard input is larger than {MAX_OPERAND_FILE} bytes")
+        return raw
+    if text.startswith("@"):
+        path = text[1:]
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_OPERAND_FILE + 1)
+        except OSError as exc:
+            raise OperandError(f"{name}: cannot read {path}: {exc.strerror or exc}") from None
+        if len(raw) > MAX_OPERAND_FILE:
+            raise OperandError(f"{name}: {path} is larger than {MAX_OPERAND_FILE} bytes")
+        try:
+            return raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise OperandError(f"{name}: {path} is not an ASCII integer") from None
+    return text
+
+
 def parse_operand(text: str, name: str) -> int:
     try:
-        return registry.parse_int(text, name)
+        return registry.parse_int(read_operand_text(text, name), name)
     except ParameterError as exc:
         raise OperandError(str(exc)) from None
 
@@ -248,6 +285,10 @@ def powm(
         click.echo(hex(result))
 
 
+#: The widest operand the cycle models take (some enumerate the schedule word by word).
+MAX_CYCLES_BITS = 1 << 16
+
+
 @main.command()
 @click.argument("algo")
 @click.option("--bits", type=int, default=None, help="Operand width n (fmlm3: omit for Table 5).")
@@ -264,8 +305,8 @@ def cycles(algo: str, bits: int | None, sets: tuple[str, ...], as_json: bool) ->
         if not paper_cycle_table(algo, sets, as_json, console):
             raise ParameterError(f"{algo}: --bits is required (only fmlm3 has a cycle table)")
         return
-    if bits < 2:
-        raise ParameterError(f"{algo}: --bits must be >= 2, got {bits}")
+    if not 2 <= bits <= MAX_CYCLES_BITS:
+        raise ParameterError(f"{algo}: --bits must be in [2, {MAX_CYCLES_BITS}], got {bits}")
     params = parse_sets(algo, sets)
     rep = model_for(algo, bits, params)
     rows: list[dict[str, Any]] = [

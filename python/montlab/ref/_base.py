@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from montlab.errors import ModulusError, OperandError
+from montlab.errors import ModulusError, OperandError, show_int
 
 TraceValue = Union[int, str, list[int]]
 TraceEntry = dict[str, TraceValue]
@@ -77,10 +77,12 @@ def check_operands(cfg: MontConfig, *operands: int) -> None:
         if not isinstance(v, int) or isinstance(v, bool):
             raise OperandError(f"{cfg.algo}: {name} must be an integer, got {type(v).__name__}")
         if v < 0:
-            raise OperandError(f"{cfg.algo}: {name} is negative ({v})")
+            raise OperandError(f"{cfg.algo}: {name} is negative ({show_int(v)})")
         if v >= limit:
             rng = "N" if cfg.in_bound == 1 else f"{cfg.in_bound}*N"
-            raise OperandError(f"{cfg.algo}: {name} = {hex(v)} is out of range: it must be < {rng}")
+            raise OperandError(
+                f"{cfg.algo}: {name} = {show_int(v)} is out of range: it must be < {rng}"
+            )
 
 
 def final_subtraction(cfg: MontConfig, z: int) -> int:
