@@ -10,7 +10,13 @@ True
 """
 
 from montlab.api import Modulus, native_available, powm
-from montlab.errors import ModulusError, MontlabError, OperandError, ParameterError
+from montlab.errors import (
+    ModulusError,
+    MontlabError,
+    OperandError,
+    OperandTypeError,
+    ParameterError,
+)
 
 __version__ = "0.1.0"
 
@@ -21,6 +27,7 @@ __all__ = [
     "MontlabError",
     "ModulusError",
     "OperandError",
+    "OperandTypeError",
     "ParameterError",
 ]
 

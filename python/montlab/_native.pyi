@@ -1,13 +1,14 @@
 """Type stub for ``montlab._native``, the Rust engines (crates/montlab-py).
 
 Checked against the built module by ``python -m mypy.stubtest montlab._native``.
-Every int argument must be a non-negative Python int (``__index__`` objects are accepted);
-moduli must be odd and > 1 (``ModulusError``), operands must satisfy ``0 <= x < N`` and
-exponents ``>= 0`` (``OperandError``); other types raise ``TypeError``.
+Every int argument must be a non-negative Python int (``__index__`` objects such as gmpy2.mpz
+are accepted, bool is not); moduli must be odd and > 1 (``ModulusError``), operands must satisfy
+``0 <= x < N`` and exponents ``>= 0`` (``OperandError``); bool, bytes, str, float and other
+types, and list arguments that are bytes or str, raise ``OperandTypeError`` (a ``TypeError``).
 """
 
 from collections.abc import Sequence
-from typing import final
+from typing import SupportsIndex, final
 
 __all__ = [
     "powm",
@@ -36,7 +37,7 @@ BUILD: dict[str, str]
 class Cios:
     """CIOS Montgomery arithmetic modulo one odd N > 1; word size 64, R = 2^(64 * limbs)."""
 
-    def __new__(cls, n: int) -> Cios: ...
+    def __new__(cls, n: SupportsIndex) -> Cios: ...
     @property
     def modulus(self) -> int:
         """The modulus N."""
@@ -52,13 +53,13 @@ class Cios:
     @property
     def n0_inv(self) -> int:
         """-N^-1 mod 2^64."""
-    def mul(self, x: int, y: int) -> int:
+    def mul(self, x: SupportsIndex, y: SupportsIndex) -> int:
         """The Montgomery product x * y * R^-1 mod N, for 0 <= x, y < N."""
-    def to_mont(self, x: int) -> int:
+    def to_mont(self, x: SupportsIndex) -> int:
         """x * R mod N, for 0 <= x < N."""
-    def from_mont(self, x: int) -> int:
+    def from_mont(self, x: SupportsIndex) -> int:
         """x * R^-1 mod N, for 0 <= x < N."""
-    def pow(self, base: int, exp: int) -> int:
+    def pow(self, base: SupportsIndex, exp: SupportsIndex) -> int:
         """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
 
 @final
@@ -69,7 +70,7 @@ class FastModulus:
     ``OperandError`` (it is never reduced silently). Results are fully reduced.
     """
 
-    def __new__(cls, n: int) -> FastModulus: ...
+    def __new__(cls, n: SupportsIndex) -> FastModulus: ...
     @property
     def modulus(self) -> int:
         """The modulus N."""
@@ -88,20 +89,20 @@ class FastModulus:
     @property
     def transform_len(self) -> int | None:
         """Transform length P of the spectral kernel (R = 2^(64 P) + 1), or None."""
-    def mul(self, x: int, y: int) -> int:
+    def mul(self, x: SupportsIndex, y: SupportsIndex) -> int:
         """x * y mod N, for 0 <= x, y < N."""
-    def sqr(self, x: int) -> int:
+    def sqr(self, x: SupportsIndex) -> int:
         """x * x mod N, for 0 <= x < N."""
-    def pow(self, base: int, exp: int) -> int:
+    def pow(self, base: SupportsIndex, exp: SupportsIndex) -> int:
         """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
-    def pow_sec(self, base: int, exp: int) -> int:
+    def pow_sec(self, base: SupportsIndex, exp: SupportsIndex) -> int:
         """base ** exp mod N in constant time in base and the exponent bits (fixed window)."""
-    def mul_many(self, xs: Sequence[int], ys: Sequence[int]) -> list[int]:
+    def mul_many(self, xs: Sequence[SupportsIndex], ys: Sequence[SupportsIndex]) -> list[int]:
         """[x * y mod N for x, y in zip(xs, ys)] on all cores; equal, non-zero lengths."""
-    def pow_many(self, bases: Sequence[int], exps: int | Sequence[int]) -> list[int]:
+    def pow_many(self, bases: Sequence[SupportsIndex], exps: SupportsIndex | Sequence[SupportsIndex]) -> list[int]:
         """[b ** e mod N] per base (one exponent for all, or one per base), on all cores."""
 
-def powm(base: int, exp: int, modulus: int) -> int:
+def powm(base: SupportsIndex, exp: SupportsIndex, modulus: SupportsIndex) -> int:
     """base ** exp mod modulus, for odd modulus > 1, 0 <= base < modulus and exp >= 0."""
 
 def thresholds() -> dict[str, int]:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping, Protocol, SupportsIndex
 
 from montlab import registry
-from montlab.errors import OperandError, ParameterError, show_int
+from montlab.errors import OperandError, OperandTypeError, ParameterError, as_int, show_int
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands
 
 DEFAULT_ALGO = "cios"
@@ -104,9 +104,9 @@ def config_params(algo: str, cfg: MontConfig, given: Mapping[str, Any]) -> dict[
 class Modulus:
     """An odd modulus N > 1 with cached per-algorithm Montgomery engines."""
 
-    def __init__(self, n: int) -> None:
-        check_modulus("Modulus", n)
-        self.n = n
+    def __init__(self, n: SupportsIndex) -> None:
+        self.n = as_int(n, "Modulus: N")
+        check_modulus("Modulus", self.n)
         self._engines: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Engine] = {}
 
     def __repr__(self) -> str:
@@ -150,39 +150,49 @@ class Modulus:
 
     def mul(
         self,
-        x: int,
-        y: int,
+        x: SupportsIndex,
+        y: SupportsIndex,
         algo: str = DEFAULT_ALGO,
         layer: str | None = None,
         trace: Trace | None = None,
         **params: Any,
     ) -> int:
         """x*y*r^-1 mod N in [0, bound*N), by ``algo``; fills ``trace`` (ref layer only)."""
+        x, y = as_int(x, f"{algo}: x"), as_int(y, f"{algo}: y")
         eng = self.engine(algo, layer, **params)
         check_operands(eng.config, x, y)
         return eng.mul(x, y, trace)
 
     def to_mont(
-        self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+        self, x: SupportsIndex, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
     ) -> int:
         """x*r mod N (in [0, bound*N)), computed as MP(x, r^2 mod N) as the hardware does."""
+        x = as_int(x, f"{algo}: x")
         eng = self.engine(algo, layer, **params)
         _check_reduced(self.n, algo, x=x)
         return eng.mul(x, eng.config.r * eng.config.r % self.n)
 
     def from_mont(
-        self, x: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+        self, x: SupportsIndex, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
     ) -> int:
         """x*r^-1 mod N, fully reduced, computed as MP(x, 1)."""
+        x = as_int(x, f"{algo}: x")
         eng = self.engine(algo, layer, **params)
         check_operands(eng.config, x)
         z = eng.mul(x, 1)
         return z - self.n if z >= self.n else z
 
     def pow(
-        self, base: int, exp: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+        self,
+        base: SupportsIndex,
+        exp: SupportsIndex,
+        algo: str = DEFAULT_ALGO,
+        layer: str | None = None,
+        **params: Any,
     ) -> int:
-        """base^exp mod N, fully reduced: left-to-right square-and-multiply with ``algo``'s MP."""
+        """base^exp mod N, fully reduced: left-to-right square-and-multiply with ``algo``'s MP
+        (variable time: the run depends on the exponent's bits; see ``FastModulus.pow_sec``)."""
+        base, exp = as_int(base, f"{algo}: base"), as_int(exp, f"{algo}: the exponent")
         eng = self.engine(algo, layer, **params)
         _check_reduced(self.n, algo, base=base)
         _check_exponent(algo, exp)
@@ -210,7 +220,7 @@ def mont_pow(eng: Engine, base: int, exp: int) -> int:
 def _check_reduced(n: int, algo: str, **values: int) -> None:
     for name, v in values.items():
         if not isinstance(v, int) or isinstance(v, bool):
-            raise OperandError(f"{algo}: {name} must be an integer, got {type(v).__name__}")
+            raise OperandTypeError(f"{algo}: {name} must be an integer, got {type(v).__name__}")
         if v < 0:
             raise OperandError(f"{algo}: {name} is negative ({show_int(v)})")
         if v >= n:
@@ -219,7 +229,7 @@ def _check_reduced(n: int, algo: str, **values: int) -> None:
 
 def _check_exponent(algo: str, exp: int) -> None:
     if not isinstance(exp, int) or isinstance(exp, bool):
-        raise OperandError(f"{algo}: the exponent must be an integer, got {type(exp).__name__}")
+        raise OperandTypeError(f"{algo}: the exponent must be an integer, got {type(exp).__name__}")
     if exp < 0:
         raise OperandError(
             f"{algo}: negative exponent ({exp}); montlab computes base^exp for exp >= 0"
@@ -227,7 +237,13 @@ def _check_exponent(algo: str, exp: int) -> None:
 
 
 def powm(
-    base: int, exp: int, n: int, algo: str = DEFAULT_ALGO, layer: str | None = None, **params: Any
+    base: SupportsIndex,
+    exp: SupportsIndex,
+    n: SupportsIndex,
+    algo: str = DEFAULT_ALGO,
+    layer: str | None = None,
+    **params: Any,
 ) -> int:
-    """base^exp mod n, fully reduced (the simple front door)."""
+    """base^exp mod n, fully reduced (the simple front door; variable time in exp: use
+    ``FastModulus.pow_sec`` for secret exponents)."""
     return Modulus(n).pow(base, exp, algo, layer, **params)

@@ -1,11 +1,14 @@
 """The montlab error hierarchy.
 
 Every error montlab raises on bad input is a ``MontlabError`` (a ``ValueError``), so callers can
-catch one class. The native extension maps its Rust ``MontError`` onto these same classes, so the
+catch one class; an argument of the wrong type (bool, bytes, str, float, ...) is an
+``OperandTypeError``, which is also a ``TypeError``. The native extension maps its Rust ``MontError`` onto these same classes, so the
 Python models and the Rust engines fail the same way on the same input.
 """
 
 from __future__ import annotations
+
+import operator
 
 
 class MontlabError(ValueError):
@@ -24,7 +27,18 @@ class ParameterError(MontlabError):
     """An unknown algorithm, an unknown parameter, or an illegal parameter combination."""
 
 
-__all__ = ["MontlabError", "ModulusError", "OperandError", "ParameterError"]
+class OperandTypeError(MontlabError, TypeError):
+    """An argument that should be an integer is not one (bool, bytes, str, float, ...)."""
+
+
+__all__ = ["MontlabError", "ModulusError", "OperandError", "OperandTypeError", "ParameterError"]
+
+
+def as_int(v: object, what: str) -> int:
+    """``v`` as an int: ints and objects with ``__index__`` (gmpy2, numpy), never bool."""
+    if isinstance(v, bool) or not hasattr(type(v), "__index__"):
+        raise OperandTypeError(f"{what} must be an integer, got {type(v).__name__}")
+    return operator.index(v)  # type: ignore[arg-type]
 
 
 def show_int(v: int) -> str:

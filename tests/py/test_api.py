@@ -10,6 +10,7 @@ from montlab import (
     Modulus,
     ModulusError,
     OperandError,
+    OperandTypeError,
     ParameterError,
     native_available,
     powm,
@@ -147,7 +148,7 @@ def test_bad_operands(algo: str, layer: str) -> None:
             m.pow(b, 3, algo, layer)
     with pytest.raises(OperandError):
         m.to_mont(n, algo, layer)
-    with pytest.raises(OperandError):
+    with pytest.raises(OperandTypeError):  # a TypeError, not an OperandError
         m.mul(1.5, 2, algo, layer)  # type: ignore[arg-type]
 
 

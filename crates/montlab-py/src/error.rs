@@ -14,6 +14,7 @@ import_exception!(montlab.errors, MontlabError);
 import_exception!(montlab.errors, ModulusError);
 import_exception!(montlab.errors, OperandError);
 import_exception!(montlab.errors, ParameterError);
+import_exception!(montlab.errors, OperandTypeError);
 
 /// A [`MontError`] raised from a binding function.
 #[derive(Debug)]

@@ -4,8 +4,9 @@
 //! rejects what the unsigned core cannot see (negative values), calls the core, and maps every
 //! `MontError` through `error.rs`. It holds no arithmetic of its own.
 //!
-//! Rules shared by every entry point: arguments are Python ints (anything with `__index__`;
-//! other types raise `TypeError`), the modulus is odd and > 1 (else `ModulusError`), operands
+//! Rules shared by every entry point: arguments are Python ints (anything with `__index__`,
+//! never bool; bool, bytes, str, float and the rest raise `TypeError`, and a list argument must
+//! be a sequence of such ints, not bytes or str), the modulus is odd and > 1 (else `ModulusError`), operands
 //! satisfy `0 <= x < N` and exponents are `>= 0` (else `OperandError` naming the argument).
 //! Validation happens before any arithmetic, so no user input reaches a panic; a panic would
 //! still arrive in Python as `pyo3_runtime.PanicException`, never as an abort.
@@ -20,8 +21,78 @@ use montlab_core::pow::window;
 use montlab_core::{FastModulus as CoreFast, MontError, MontParams, OddModulus, Thresholds};
 use num_bigint::{BigInt, BigUint, Sign};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyString, PyTuple};
 
-use crate::error::Error;
+use crate::error::{Error, OperandTypeError};
+
+/// An integer argument: an int or an object with `__index__` (gmpy2, numpy), never bool.
+struct Int(BigInt);
+
+impl std::ops::Deref for Int {
+    type Target = BigInt;
+    fn deref(&self) -> &BigInt {
+        &self.0
+    }
+}
+
+fn type_name(ob: &Bound<'_, PyAny>) -> String {
+    ob.get_type()
+        .name()
+        .map_or_else(|_| "object".to_owned(), |n| n.to_string())
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let ob = ob.to_owned();
+        if ob.is_instance_of::<PyBool>() {
+            return Err(OperandTypeError::new_err("expected an integer, got bool"));
+        }
+        // BigInt takes ints and __index__ objects and refuses str, bytes, float and the rest.
+        ob.extract::<BigInt>().map(Int).map_err(|_| {
+            OperandTypeError::new_err(format!("expected an integer, got {}", type_name(&ob)))
+        })
+    }
+}
+
+/// A list argument: a sequence of [`Int`], never bytes, bytearray or str.
+struct IntList(Vec<BigInt>);
+
+impl std::ops::Deref for IntList {
+    type Target = Vec<BigInt>;
+    fn deref(&self) -> &Vec<BigInt> {
+        &self.0
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for IntList {
+    type Error = PyErr;
+
+    fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let ob = ob.to_owned();
+        if ob.is_instance_of::<PyBytes>()
+            || ob.is_instance_of::<PyByteArray>()
+            || ob.is_instance_of::<PyString>()
+        {
+            return Err(OperandTypeError::new_err(format!(
+                "expected a sequence of integers, got {}",
+                type_name(&ob)
+            )));
+        }
+        let items: Vec<Int> = ob.extract().map_err(|e: PyErr| {
+            if e.is_instance_of::<OperandTypeError>(ob.py()) {
+                e
+            } else {
+                OperandTypeError::new_err(format!(
+                    "expected a sequence of integers, got {}",
+                    type_name(&ob)
+                ))
+            }
+        })?;
+        Ok(IntList(items.into_iter().map(|i| i.0).collect()))
+    }
+}
 
 /// Limbs of a modulus; anything <= 1 (negative included) is "too small".
 fn modulus_limbs(n: &BigInt) -> Result<Vec<u64>, Error> {
@@ -86,7 +157,7 @@ pub struct Cios {
 #[pymethods]
 impl Cios {
     #[new]
-    fn new(py: Python<'_>, n: BigInt) -> Result<Self, Error> {
+    fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
         let modulus = OddModulus::new(&modulus_limbs(&n)?)?;
         // Precomputation is O(s^2) limb operations: let other threads run meanwhile.
         let params = py.detach(|| MontParams::new(modulus));
@@ -124,13 +195,13 @@ impl Cios {
     }
 
     /// The Montgomery product x * y * R^-1 mod N, for 0 <= x, y < N.
-    fn mul(&self, x: BigInt, y: BigInt) -> Result<BigUint, Error> {
+    fn mul(&self, x: Int, y: Int) -> Result<BigUint, Error> {
         let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
         Ok(to_int(&cios::mont_mul(&self.params, &x, &y)?))
     }
 
     /// x * R mod N, for 0 <= x < N.
-    fn to_mont(&self, x: BigInt) -> Result<BigUint, Error> {
+    fn to_mont(&self, x: Int) -> Result<BigUint, Error> {
         Ok(to_int(&cios::to_mont(
             &self.params,
             &operand_limbs(&x, "x")?,
@@ -142,7 +213,7 @@ impl Cios {
         clippy::wrong_self_convention,
         reason = "the Python method name pairs with to_mont"
     )]
-    fn from_mont(&self, x: BigInt) -> Result<BigUint, Error> {
+    fn from_mont(&self, x: Int) -> Result<BigUint, Error> {
         Ok(to_int(&cios::from_mont(
             &self.params,
             &operand_limbs(&x, "x")?,
@@ -152,7 +223,7 @@ impl Cios {
     /// base ** exp mod N (ordinary domain in and out), for 0 <= base < N and exp >= 0.
     ///
     /// Sliding-window exponentiation: variable time in the exponent.
-    fn pow(&self, py: Python<'_>, base: BigInt, exp: BigInt) -> Result<BigUint, Error> {
+    fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
         let out = py.detach(|| window::pow_vartime(&self.params, &b, &e))?;
         Ok(to_int(&out))
@@ -173,10 +244,26 @@ fn batch_limbs(v: &[BigInt], which: &'static str) -> Result<Vec<Vec<u64>>, Error
 }
 
 /// One exponent for every base, or one per base.
-#[derive(FromPyObject)]
 enum Exponents {
-    One(BigInt),
-    Many(Vec<BigInt>),
+    One(Int),
+    Many(IntList),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Exponents {
+    type Error = PyErr;
+
+    fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let one = match ob.extract::<Int>() {
+            Ok(e) => return Ok(Exponents::One(e)),
+            Err(e) => e,
+        };
+        let many = ob.extract::<IntList>();
+        match many {
+            Ok(es) => Ok(Exponents::Many(es)),
+            Err(e) if ob.is_instance_of::<PyList>() || ob.is_instance_of::<PyTuple>() => Err(e),
+            Err(_) => Err(one),
+        }
+    }
 }
 
 /// Fast modular arithmetic modulo one odd N > 1: each operation runs on the kernel the
@@ -192,7 +279,7 @@ pub struct FastModulus {
 #[pymethods]
 impl FastModulus {
     #[new]
-    fn new(n: BigInt) -> Result<Self, Error> {
+    fn new(n: Int) -> Result<Self, Error> {
         let inner = CoreFast::with_thresholds(&modulus_limbs(&n)?, current_thresholds())?;
         Ok(Self { inner })
     }
@@ -234,37 +321,32 @@ impl FastModulus {
     }
 
     /// x * y mod N, for 0 <= x, y < N.
-    fn mul(&self, py: Python<'_>, x: BigInt, y: BigInt) -> Result<BigUint, Error> {
+    fn mul(&self, py: Python<'_>, x: Int, y: Int) -> Result<BigUint, Error> {
         let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
         Ok(to_int(&py.detach(|| self.inner.mul(&x, &y))?))
     }
 
     /// x * x mod N, for 0 <= x < N.
-    fn sqr(&self, py: Python<'_>, x: BigInt) -> Result<BigUint, Error> {
+    fn sqr(&self, py: Python<'_>, x: Int) -> Result<BigUint, Error> {
         let x = operand_limbs(&x, "x")?;
         Ok(to_int(&py.detach(|| self.inner.sqr(&x))?))
     }
 
     /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp).
-    fn pow(&self, py: Python<'_>, base: BigInt, exp: BigInt) -> Result<BigUint, Error> {
+    fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
         Ok(to_int(&py.detach(|| self.inner.pow(&b, &e))?))
     }
 
     /// base ** exp mod N in constant time in base and the exponent bits (fixed window,
     /// word-level kernel at every size); only the exponent's limb count shapes the run.
-    fn pow_sec(&self, py: Python<'_>, base: BigInt, exp: BigInt) -> Result<BigUint, Error> {
+    fn pow_sec(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
         Ok(to_int(&py.detach(|| self.inner.pow_sec(&b, &e))?))
     }
 
     /// [x * y mod N for x, y in zip(xs, ys)] on all cores, in input order.
-    fn mul_many(
-        &self,
-        py: Python<'_>,
-        xs: Vec<BigInt>,
-        ys: Vec<BigInt>,
-    ) -> Result<Vec<BigUint>, Error> {
+    fn mul_many(&self, py: Python<'_>, xs: IntList, ys: IntList) -> Result<Vec<BigUint>, Error> {
         let (xs, ys) = (batch_limbs(&xs, "x")?, batch_limbs(&ys, "y")?);
         let out = py.detach(|| self.inner.mul_many(&xs, &ys))?;
         Ok(out.iter().map(|v| to_int(v)).collect())
@@ -275,7 +357,7 @@ impl FastModulus {
     fn pow_many(
         &self,
         py: Python<'_>,
-        bases: Vec<BigInt>,
+        bases: IntList,
         exps: Exponents,
     ) -> Result<Vec<BigUint>, Error> {
         let bases = batch_limbs(&bases, "base")?;
@@ -296,7 +378,7 @@ impl FastModulus {
 ///
 /// Runs on the kernel the threshold table picks for the modulus size (see `FastModulus`).
 #[pyfunction]
-fn powm(py: Python<'_>, base: BigInt, exp: BigInt, modulus: BigInt) -> Result<BigUint, Error> {
+fn powm(py: Python<'_>, base: Int, exp: Int, modulus: Int) -> Result<BigUint, Error> {
     let n = modulus_limbs(&modulus)?;
     let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
     let t = current_thresholds();

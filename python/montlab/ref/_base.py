@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from montlab.errors import ModulusError, OperandError, show_int
+from montlab.errors import ModulusError, OperandError, OperandTypeError, show_int
 
 TraceValue = Union[int, str, list[int]]
 TraceEntry = dict[str, TraceValue]
@@ -53,7 +53,9 @@ class MontConfig:
 def check_modulus(algo: str, n_mod: int) -> None:
     """Reject N <= 1 and even N, the rules every Montgomery algorithm shares."""
     if not isinstance(n_mod, int) or isinstance(n_mod, bool):
-        raise ModulusError(f"{algo}: the modulus must be an integer, got {type(n_mod).__name__}")
+        raise OperandTypeError(
+            f"{algo}: the modulus must be an integer, got {type(n_mod).__name__}"
+        )
     if n_mod <= 1:
         raise ModulusError(f"{algo}: the modulus must be > 1, got {n_mod}")
     if n_mod % 2 == 0:
@@ -75,7 +77,7 @@ def check_operands(cfg: MontConfig, *operands: int) -> None:
     for i, v in enumerate(operands):
         name = names[i] if i < len(names) else f"operand {i}"
         if not isinstance(v, int) or isinstance(v, bool):
-            raise OperandError(f"{cfg.algo}: {name} must be an integer, got {type(v).__name__}")
+            raise OperandTypeError(f"{cfg.algo}: {name} must be an integer, got {type(v).__name__}")
         if v < 0:
             raise OperandError(f"{cfg.algo}: {name} is negative ({show_int(v)})")
         if v >= limit:
