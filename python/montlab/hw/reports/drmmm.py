@@ -183,7 +183,9 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "`q` is the deepest path into the q pipeline's registers (the encode rows, the "
         "compressor tree's ranks, the kt-bit adder); `update` the deepest path into the state "
         "words (AND rows, q^*M rows, the compressor tree, the carry bits). With t = 1 q^ is "
-        "computed inside the update. The critical path is the larger of the two.",
+        "computed inside the update. The iteration's critical path is the larger of the two; "
+        "`depth`, the whole design's, can be set by the final add/subtract instead (an n-bit "
+        "carry chain, pipelined by f).",
         "",
     ]
     for rows in _tsweeps(area, tsw):
