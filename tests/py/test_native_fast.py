@@ -117,12 +117,27 @@ def test_word_kernel_across_the_ifma_ranges(bits: int, rng: random.Random, table
 
 def test_fermat_factor_modulus(table: None) -> None:
     # 59649589127497217 divides 2^128 + 1, the R of the shortest transform for a 1-limb N:
-    # the spectral kernel must move to a longer transform and stay exact.
+    # there is no spectral kernel at N's length, so the word-level kernel runs, exactly.
     force(2, 2)
     n = 59649589127497217
     m = FastModulus(n)
-    assert m.transform_len == 4
+    assert m.transform_len is None and (m.mul_kernel, m.pow_kernel) == ("word", "word")
     check(m, n - 1, 12345, 2**70 + 3)
+
+
+def test_chosen_modulus_cannot_force_a_long_transform(rng: random.Random, table: None) -> None:
+    """A 20,127-bit N built from factors of 2^(64P) + 1 for P = 512 .. 4096 (F15 .. F18) once
+    forced a transform of length 8192, 20x slower than N's own 512; now it runs on the word
+    kernel, never slower than that kernel on the same input."""
+    force(2, 2)
+    f = 1214251009 * 825753601 * 31065037602817 * 13631489
+    kbits = 20127 - f.bit_length()
+    n = f * (rng.getrandbits(kbits) | 1 << (kbits - 1) | 1)
+    m = FastModulus(n)
+    assert m.transform_len is None and (m.mul_kernel, m.pow_kernel) == ("word", "word")
+    check(m, rng.randrange(n), n - 1, rng.getrandbits(256))
+    plain = FastModulus(random_modulus(rng, 20127))
+    assert plain.pow_kernel == "spectral" and plain.transform_len == 512
 
 
 def test_pow_sec_matches_pow(rng: random.Random) -> None:

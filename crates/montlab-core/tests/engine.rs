@@ -190,3 +190,35 @@ fn rejects_bad_input() {
     let none: [Vec<u64>; 0] = [];
     assert_eq!(m.pow_many(&none, &none), Err(MontError::EmptyBatch));
 }
+
+#[test]
+fn fermat_factor_moduli_run_on_the_word_kernel() {
+    // A 20,127-bit N that is a multiple of a factor of each of 2^(64P) + 1 for P = 512, 1024,
+    // 2048 and 4096 (F15 .. F18): the spectral kernel at N's own length P = 512 does not
+    // exist, and no longer transform is tried (it would take P = 8192, 20x slower), so every
+    // operation runs on the word-level kernel.
+    let seed = common::seed("engine::fermat_factor_moduli");
+    let mut rng = Rng::new(seed, "engine-fermat");
+    let factors = [
+        1_214_251_009u64,
+        825_753_601,
+        31_065_037_602_817,
+        13_631_489,
+    ];
+    let f: BigUint = factors.iter().map(|&p| BigUint::from(p)).product();
+    let k = modulus_of(&mut rng, 20_127 - f.bits());
+    let n = &f * k;
+    assert!((20_126..=20_127).contains(&n.bits()));
+    let t = Thresholds {
+        spectral_mul_bits: 2,
+        spectral_pow_bits: 2,
+    };
+    let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
+    assert!(m.spectral().is_none());
+    assert_eq!(
+        (m.mul_kernel(), m.pow_kernel()),
+        (Kernel::Word, Kernel::Word)
+    );
+    let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
+    check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
+}

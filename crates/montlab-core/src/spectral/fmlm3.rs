@@ -103,22 +103,17 @@ pub struct SpectralScratch {
 }
 
 impl SpectralParams {
-    /// Precomputes the kernel for `modulus`, with the shortest transform length P (a power of
-    /// two, at least 2) such that 64 P >= bitlen(N), doubling P while gcd(N, 2^(64P) + 1) > 1.
+    /// Precomputes the kernel for `modulus` with the shortest transform length P (a power of
+    /// two, at least 2) such that 64 P >= bitlen(N).
     ///
-    /// Returns `None` when no P up to [`MAX_TRANSFORM_LEN`] works: N is wider than 2^22 bits
-    /// or shares a factor with each Fermat number tried (callers fall back to the word-level
-    /// kernel). Cost: one modular inverse and two reductions on num-bigint, three transforms.
+    /// Returns `None` when gcd(N, 2^(64P) + 1) > 1 or N is wider than 2^22 bits: callers fall
+    /// back to the word-level kernel. A longer transform is never tried, because a modulus
+    /// built from factors of 2^(64P) + 1, 2^(128P) + 1, ... would otherwise force a transform
+    /// many times longer (20x slower at 20,127 bits) than its size needs. Cost: one modular
+    /// inverse and two reductions on num-bigint, three transforms.
     #[must_use]
     pub fn new(modulus: &OddModulus) -> Option<Self> {
-        let mut p = modulus.limbs().next_power_of_two().max(2);
-        while p <= MAX_TRANSFORM_LEN {
-            if let Some(params) = Self::with_len(modulus, p) {
-                return Some(params);
-            }
-            p *= 2;
-        }
-        None
+        Self::with_len(modulus, modulus.limbs().next_power_of_two().max(2))
     }
 
     /// Precomputes the kernel with transform length `p` (a power of two, `64 p >= bitlen(N)`),
