@@ -43,9 +43,9 @@ N_PAPER, N_SMALL = 1024, 64
 def sweeps(
     quick: bool = False, n: int = N_PAPER, n_tsweep: int = N_SMALL, pnr: bool = False
 ) -> dict[str, dict[str, Any]]:
-    """The sweeps the page needs: name -> {points, options}. ``quick`` shrinks every n (a
-    check of the generator); ``pnr`` places and routes the n-bit designs too (the n = 1024
-    designs do not fit the ECP5 part)."""
+    """The sweeps the page needs: name -> {points, options}, the long n = 1024 syntheses last.
+    ``quick`` shrinks every n (a check of the generator); ``pnr`` places and routes the n-bit
+    designs too (the n = 1024 designs do not fit the ECP5 part)."""
     n_small = N_SMALL
     if quick:
         n, n_tsweep, n_small = 32, 16, 16
@@ -54,10 +54,6 @@ def sweeps(
         "table1": {
             "points": [{"n": n, "k": k, "t": t} for k, t in t1],
             "options": {"vectors": 2, "edge": False},
-        },
-        "area": {
-            "points": [{"n": n, "k": k, "t": t} for k, t in AREA_KT],
-            "options": {"simulate": False, "synth": True, "nodsp": True, "pnr": pnr},
         },
         "tsweep": {
             "points": [
@@ -68,6 +64,10 @@ def sweeps(
         "small": {
             "points": [{"n": n_small, "k": k, "t": t} for k, t in t1 if k <= n_small],
             "options": {"vectors": 20, "synth": True, "nodsp": True, "pnr": True},
+        },
+        "area": {
+            "points": [{"n": n, "k": k, "t": t} for k, t in AREA_KT],
+            "options": {"simulate": False, "synth": True, "nodsp": True, "pnr": pnr},
         },
     }
 
