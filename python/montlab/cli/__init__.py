@@ -4,8 +4,9 @@ Stable contract (later versions add commands and options, never change these):
 
 * integers are read in one grammar: an optional sign, then decimal or ``0x`` hex digits, with
   ``_`` between digits as in Python; an operand ``@path`` is read from a file and ``-`` from
-  standard input (once); JSON output writes big integers (operands, moduli,
-  results, r, trace values) as ``0x`` hex strings and parameters and counts as JSON numbers;
+  standard input (once);
+* JSON output writes big integers (operands, moduli, results, r, trace values) as ``0x`` hex
+  strings and parameters and counts as JSON numbers;
 * bad input prints ``montlab: error: ...`` on stderr and exits with status 1 (2 for usage errors).
 """
 
