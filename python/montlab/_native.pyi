@@ -99,7 +99,9 @@ class FastModulus:
         """base ** exp mod N in constant time in base and the exponent bits (fixed window)."""
     def mul_many(self, xs: Sequence[SupportsIndex], ys: Sequence[SupportsIndex]) -> list[int]:
         """[x * y mod N for x, y in zip(xs, ys)] on all cores; equal, non-zero lengths."""
-    def pow_many(self, bases: Sequence[SupportsIndex], exps: SupportsIndex | Sequence[SupportsIndex]) -> list[int]:
+    def pow_many(
+        self, bases: Sequence[SupportsIndex], exps: SupportsIndex | Sequence[SupportsIndex]
+    ) -> list[int]:
         """[b ** e mod N] per base (one exponent for all, or one per base), on all cores."""
 
 def powm(base: SupportsIndex, exp: SupportsIndex, modulus: SupportsIndex) -> int:

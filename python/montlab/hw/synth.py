@@ -116,7 +116,7 @@ def run_tool(cmd: list[str], cwd: Path, log: Path, what: str, timeout_s: float) 
 def _script(arch: HwSpec, ap: HwParams, nodsp: bool, hier: bool) -> str:
     chparams = " ".join(f"-set {k} {v}" for k, v in ap.hdl.items())
     opts = "".join([" -nodsp" if nodsp else "", "" if hier else " -flatten"])
-    globs = [g for pats in arch.path_groups(ap).values() for g in pats]
+    globs = arch.keep_wires(ap)
     keep = [f"setattr -set keep 1 {' '.join(f'w:{g}' for g in globs)}"] if globs else []
     return "\n".join(
         [
@@ -221,11 +221,14 @@ def synth(arch: HwSpec, ap: HwParams, nodsp: bool = False, hier: bool = False) -
     ver = _yosys_version()
     script = _script(arch, ap, nodsp, hier)
     digest = _digest([script, ver] + [f.read_bytes() for f in files])
+    groups = arch.path_groups(ap)
     cached = sdir / "synth.json"
     with folder_lock(sdir):
         if cached.is_file():
             data: dict[str, Any] = json.loads(cached.read_text())
-            if data.get("digest") == digest:
+            # The register groups are applied to the netlist after synthesis: a result made
+            # with other groups is stale (one made before groups were recorded is reused).
+            if data.get("digest") == digest and data.get("groups", groups) == groups:
                 return data
         sdir.mkdir(parents=True, exist_ok=True)
         copy_sources(files, sdir)
@@ -283,6 +286,7 @@ def _collect(arch: HwSpec, ap: HwParams, sdir: Path, hier: bool) -> dict[str, An
     }
     if groups:
         data["paths"] = dep.groups
+        data["groups"] = groups
     if hier:
         data["modules"] = _modules(stat, netlist, top)
     return data

@@ -234,10 +234,16 @@ class HwSpec:
         return {}
 
     def path_groups(self, ap: HwParams) -> dict[str, list[str]]:
-        """Register groups (name -> Yosys wire-name patterns of the registers) whose incoming
-        logic depth synthesis reports apart (``paths``); none by default. Synthesis keeps these
-        wires' names (``setattr -set keep 1``) so that the mapped netlist still shows them."""
+        """Register groups (name -> wire-name patterns of the registers' outputs, as named in
+        the flattened netlist) whose incoming logic depth synthesis reports apart (``paths``);
+        none by default."""
         return {}
+
+    def keep_wires(self, ap: HwParams) -> list[str]:
+        """Wire patterns synthesis marks ``keep`` (``setattr -set keep 1``, before elaboration)
+        so that the mapped netlist still shows their names: by default every pattern of
+        :meth:`path_groups`."""
+        return [g for pats in self.path_groups(ap).values() for g in pats]
 
     def ports(self, ap: HwParams) -> list[Port]:
         raise NotImplementedError

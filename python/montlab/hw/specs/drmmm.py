@@ -150,9 +150,17 @@ class Drmmm(HwSpec):
         return {"tm_we_i": 0, "tm_addr_i": 0, "tm_data_i": 0}
 
     def path_groups(self, ap: HwParams) -> dict[str, list[str]]:
-        """q: the q pipeline's registers (its tree's ranks and qp_q; none when t = 1);
+        """q: the q pipeline's registers (none when t = 1): qp_q, the tree's inner ranks and
+        its last rank, which the flattened netlist names after the top-level wire q_cs;
         update: the state."""
-        return {"q": ["*qp_q*", "*u_qtree*"], "update": ["z0_q", "z1_q", "z2_q", "cl_q", "cm_q"]}
+        return {
+            "q": ["*qp_q*", "*u_qtree*", "q_cs"],
+            "update": ["z0_q", "z1_q", "z2_q", "cl_q", "cm_q"],
+        }
+
+    def keep_wires(self, ap: HwParams) -> list[str]:
+        """The groups' patterns but q_cs, a top-level wire that keeps its name anyway."""
+        return [g for pats in self.path_groups(ap).values() for g in pats if g != "q_cs"]
 
     def ports(self, ap: HwParams) -> list[Port]:
         n, k, t, win = ap["n"], ap["k"], ap["t"], ap["win"]
