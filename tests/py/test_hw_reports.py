@@ -77,10 +77,12 @@ def test_drmmm_page(tmp_path: Path) -> None:
     assert png.stat().st_size > 0 and js.is_file()
     assert "| 16 | 4 | 64 | 69 | 69 | 74 |" in text  # measured, model d+t+f, paper
     assert "**74 cycles at k = 16, t = 4**: measured 69" in text
-    assert "= 4.00 (t = 4 both, yosys xc7). holds within 20 %" in text
+    assert "= 4.00 (t = 4 both, yosys xc7). Holds within 20 %" in text
     assert "| 2 | 9500 | 1 | 15 | 15 | 7 | q^ |" in text
     assert "k = 4 (n = 1024): q^ is off the critical path from t = 3 (t = 3, 4): holds" in text
-    assert "k = 16 (n = 64): q^ stays the deepest path for every t measured: does not hold" in text
+    assert (
+        "k = 16 (n = 64): q^ stays on the critical path for every t measured: does not hold" in text
+    )
     assert "the update path here is 20 levels" in text
     assert "carry bits included): does not hold" in text
     assert "| 1024 | 16 | 4 | 40000 |" in text and "does not fit" in text
