@@ -20,7 +20,8 @@ without DSP48 inference (``nodsp=True``: ``-nodsp``). It reports, for the whole 
     its submodules) and ``own`` (one instance, its own cells only).
 
 The result is cached under build/rtl/<arch>/synth/<params>[_nodsp][_hier]/ keyed by the sources,
-parameters, script and Yosys version; concurrent runs of one folder take turns
+parameters, script and Yosys version, and records the register groups of its ``paths`` (a result
+recorded with other groups is redone); concurrent runs of one folder take turns
 (:mod:`montlab.hw.lock`). Tool failures raise :class:`~montlab.hw.flow.HwError` with the log's
 path.
 """
