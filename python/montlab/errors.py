@@ -2,8 +2,9 @@
 
 Every error montlab raises on bad input is a ``MontlabError`` (a ``ValueError``), so callers can
 catch one class; an argument of the wrong type (bool, bytes, str, float, ...) is an
-``OperandTypeError``, which is also a ``TypeError``. The native extension maps its Rust ``MontError`` onto these same classes, so the
-Python models and the Rust engines fail the same way on the same input.
+``OperandTypeError``, which is also a ``TypeError``. The native extension maps its Rust
+``MontError`` onto these same classes, so the Python models and the Rust engines fail the same
+way on the same input.
 """
 
 from __future__ import annotations
@@ -36,9 +37,12 @@ __all__ = ["MontlabError", "ModulusError", "OperandError", "OperandTypeError", "
 
 def as_int(v: object, what: str) -> int:
     """``v`` as an int: ints and objects with ``__index__`` (gmpy2, numpy), never bool."""
-    if isinstance(v, bool) or not hasattr(type(v), "__index__"):
-        raise OperandTypeError(f"{what} must be an integer, got {type(v).__name__}")
-    return operator.index(v)  # type: ignore[arg-type]
+    try:
+        if not isinstance(v, bool):
+            return operator.index(v)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    raise OperandTypeError(f"{what} must be an integer, got {type(v).__name__}")
 
 
 def show_int(v: int) -> str:

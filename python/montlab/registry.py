@@ -8,7 +8,6 @@ through :func:`get` and :func:`resolve_params`; nothing else lists algorithms.
 from __future__ import annotations
 
 import importlib
-import operator
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping
 
-from montlab.errors import ParameterError, show_int
+from montlab.errors import OperandTypeError, ParameterError, as_int, show_int
 
 REGISTRY_PATH = Path(__file__).with_name("algorithms.toml")
 LAYERS = ("ref", "native", "rtl")
@@ -39,12 +38,12 @@ class Param:
 
     def check(self, algo: str, value: int) -> int:
         hi = PARAM_MAX if self.max is None else self.max
+        shown = value if value.bit_length() <= 64 else show_int(value)
         if self.min is not None and value < self.min:
             raise ParameterError(
-                f"{algo}: {self.name} = {value} is illegal: it must be >= {self.min}"
+                f"{algo}: {self.name} = {shown} is illegal: it must be >= {self.min}"
             )
         if value > hi:
-            shown = value if value.bit_length() <= 64 else show_int(value)
             raise ParameterError(f"{algo}: {self.name} = {shown} is illegal: it must be <= {hi}")
         return value
 
@@ -179,12 +178,11 @@ def _dec(digits: str) -> int:
 def parse_int(text: Any, what: str = "value") -> int:
     """An integer from decimal or 0x-hex text (see :data:`_INT_RE`; a leading '-' is kept, for
     the caller to reject), or an object with ``__index__`` (not bool)."""
-    if isinstance(text, bool):
-        raise ParameterError(f"{what} must be an integer, got {text!r}")
-    if not isinstance(text, str) and hasattr(type(text), "__index__"):
-        return operator.index(text)
     if not isinstance(text, str):
-        raise ParameterError(f"{what} must be an integer, got {type(text).__name__}")
+        try:
+            return as_int(text, what)
+        except OperandTypeError as exc:
+            raise ParameterError(str(exc)) from None
     m = _INT_RE.fullmatch(text.strip(" \t\r\n"))
     if m is None:
         shown = text if len(text) <= 40 else text[:37] + "..."

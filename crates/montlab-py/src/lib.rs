@@ -5,9 +5,10 @@
 //! `MontError` through `error.rs`. It holds no arithmetic of its own.
 //!
 //! Rules shared by every entry point: arguments are Python ints (anything with `__index__`,
-//! never bool; bool, bytes, str, float and the rest raise `TypeError`, and a list argument must
-//! be a sequence of such ints, not bytes or str), the modulus is odd and > 1 (else `ModulusError`), operands
-//! satisfy `0 <= x < N` and exponents are `>= 0` (else `OperandError` naming the argument).
+//! never bool; bool, bytes, str, float and the rest raise `OperandTypeError`, a `TypeError`,
+//! and a list argument must be a sequence of such ints, not bytes or str), the modulus is odd
+//! and > 1 (else `ModulusError`), operands satisfy `0 <= x < N` and exponents are `>= 0` (else
+//! `OperandError` naming the argument).
 //! Validation happens before any arithmetic, so no user input reaches a panic; a panic would
 //! still arrive in Python as `pyo3_runtime.PanicException`, never as an abort.
 

@@ -228,8 +228,8 @@ def synth(arch: HwSpec, ap: HwParams, nodsp: bool = False, hier: bool = False) -
         if cached.is_file():
             data: dict[str, Any] = json.loads(cached.read_text())
             # The register groups are applied to the netlist after synthesis: a result made
-            # with other groups is stale (one made before groups were recorded is reused).
-            if data.get("digest") == digest and data.get("groups", groups) == groups:
+            # with other groups is stale.
+            if data.get("digest") == digest and data.get("groups", {}) == groups:
                 return data
         sdir.mkdir(parents=True, exist_ok=True)
         copy_sources(files, sdir)

@@ -159,7 +159,9 @@ class Drmmm(HwSpec):
         }
 
     def keep_wires(self, ap: HwParams) -> list[str]:
-        """The groups' patterns but q_cs, a top-level wire that keeps its name anyway."""
+        """The groups' patterns but q_cs: it keeps its name anyway (a top-level wire), and
+        ``keep`` on it changes the mapping where it is combinational (t <= 2: at n = 16, k = 4,
+        t = 2 the q path drops from 9 to 7 levels and the update grows from 7 to 8)."""
         return [g for pats in self.path_groups(ap).values() for g in pats if g != "q_cs"]
 
     def ports(self, ap: HwParams) -> list[Port]:
