@@ -361,9 +361,11 @@ def ism3_intt(ring: Ism3Ring, big_x: Sequence[int]) -> list[int]:
             % ring.q for j in range(ring.d)]  # fmt: skip
 
 
-def _ism3_stage(ring: Ism3Ring, x: list[int], n: int, sign: int) -> list[int]:
+def ism3_stage(ring: Ism3Ring, x: Sequence[int], n: int, sign: int) -> list[int]:
     """One eq. (3) stage: X_k = x_2k + x_2k+1 omega^P, X_k+d/2 = x_2k - x_2k+1 omega^P,
-    P = floor(k/2^n) 2^n (sign = -1 uses omega^-P for the inverse). Shifts only."""
+    P = floor(k/2^n) 2^n (sign = -1 uses omega^-P for the inverse). Shifts only; entries [0, q)
+    in and out. The networks below run it for n = L-1 down to 0; the RTL checks one stage
+    at a time against it."""
     half, q = ring.d // 2, ring.q
     out = [0] * ring.d
     for k in range(half):
@@ -381,7 +383,7 @@ def ism3_ntt_network(ring: Ism3Ring, x_bitrev: Sequence[int]) -> list[int]:
     assert len(x_bitrev) == ring.d and all(0 <= e < ring.q for e in x_bitrev)
     cur = list(x_bitrev)
     for n in range(ring.L - 1, -1, -1):
-        cur = _ism3_stage(ring, cur, n, +1)
+        cur = ism3_stage(ring, cur, n, +1)
     return cur
 
 
@@ -391,7 +393,7 @@ def ism3_intt_network(ring: Ism3Ring, x_bitrev: Sequence[int]) -> list[int]:
     assert len(x_bitrev) == ring.d and all(0 <= e < ring.q for e in x_bitrev)
     cur = list(x_bitrev)
     for n in range(ring.L - 1, -1, -1):
-        cur = _ism3_stage(ring, cur, n, -1)
+        cur = ism3_stage(ring, cur, n, -1)
     return [fermat_mul_pow2(y, -ring.L, ring.v) for y in cur]
 
 
@@ -401,7 +403,7 @@ def ism3_ntt_network_printed(ring: Ism3Ring, x: Sequence[int]) -> list[int]:
     assert len(x) == ring.d and all(0 <= e < ring.q for e in x)
     cur = list(x)
     for n in range(ring.L):
-        cur = _ism3_stage(ring, cur, n, +1)
+        cur = ism3_stage(ring, cur, n, +1)
     return cur
 
 

@@ -2,3 +2,11 @@ common/csa_3to2.v
 common/counter63.v
 common/csa_tree.v
 common/add_sub_sel.v
+common/delay_line.v
+common/fermat_addsub.v
+common/fermat_shift.v
+common/fermat_reduce.v
+common/fermat_bfly.v
+common/karatsuba_core.v
+common/karatsuba_mul.v
+common/fermat_mul.v

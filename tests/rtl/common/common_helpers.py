@@ -1,14 +1,16 @@
-"""Build and run helpers for the unit tests of the carry-save library in rtl/common/.
+"""Build and run helpers for the unit tests of the shared blocks in rtl/common/ (the carry-save
+library and the Fermat-ring blocks).
 
 Contract:
-  * :func:`run` builds one module of rtl/common at one parameter set with Verilator through
-    ``cocotb_tools.runner`` (cached under ``build/rtl/common/<module>/<paramkey>/``, keyed by a
-    digest of the sources, the parameters and the tool versions) and runs one cocotb test of
-    :data:`TEST_MODULE` on it. The job (module, parameters, seed, mode, count) reaches the cocotb
+  * :func:`run` builds one module of rtl/common (or a test harness of this folder, HARNESS) at
+    one parameter set with Verilator through ``cocotb_tools.runner`` (cached under
+    ``build/rtl/common/<module>/<paramkey>/``, keyed by a digest of the sources, the parameters
+    and the tool versions) and runs one cocotb test of a test module (:data:`TEST_MODULE` by
+    default) on it. The job (module, parameters, seed, mode, count) reaches the cocotb
     side as JSON in the environment variable :data:`JOB_ENV`; :func:`load_job` reads it there.
     A failing cocotb test raises AssertionError with its failure messages and the log's path.
   * The Python mirrors of the RTL's elaboration-time rules (:func:`tree_counts`,
-    :func:`tree_latency`) and the expected values of every block are here, so that the pytest
+    :func:`tree_latency`, :func:`karatsuba_levels`) and the expected values of every block are here, so that the pytest
     sweeps and the cocotb checkers share them. The per-column and word-level models of the 6:3
     counter are imported from montlab.ref.drmmm, never copied.
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -34,10 +37,24 @@ DEPS = {
     "counter63": ["counter63"],
     "csa_tree": ["csa_3to2", "counter63", "csa_tree"],
     "add_sub_sel": ["add_sub_sel"],
+    "delay_line": ["delay_line"],
+    "fermat_addsub": ["fermat_addsub"],
+    "fermat_shift": ["fermat_shift"],
+    "fermat_reduce": ["fermat_reduce"],
+    "fermat_bfly": ["delay_line", "fermat_addsub", "fermat_shift", "fermat_bfly"],
+    "karatsuba_core": ["delay_line", "karatsuba_core"],
+    "karatsuba_mul": ["delay_line", "karatsuba_core", "karatsuba_mul"],
+    "fermat_mul": ["delay_line", "karatsuba_core", "karatsuba_mul", "fermat_reduce", "fermat_mul"],
+}
+#: Test harnesses (in this folder): one build that holds several combinational blocks.
+HARNESS = {
+    "fermat_comb_tb": ["fermat_addsub", "fermat_shift", "fermat_reduce"],
 }
 
 
 def sources(top: str) -> list[Path]:
+    if top in HARNESS:
+        return [f for f in SOURCES if f.stem in HARNESS[top]] + [Path(__file__).parent / f"{top}.v"]
     return [f for f in SOURCES if f.stem in DEPS[top]]
 
 
@@ -77,6 +94,19 @@ def tree_latency(nin: int, nout: int, cell: int, reg_every: int, stages: int = 0
 
 def tree_modulus(w: int, eac: int) -> int:
     return (1 << w) - 1 if eac else 1 << w
+
+
+def karatsuba_levels(w: int, base_w: int) -> int:
+    """Karatsuba levels of an operand of w bits: ceil-halvings until it fits base_w bits."""
+    levels = 0
+    while w > base_w:
+        w, levels = (w + 1) // 2, levels + 1
+    return levels
+
+
+def karatsuba_latency(w: int, base_w: int, base_lat: int, level_lat: int) -> int:
+    """karatsuba_mul's LATENCY: BASE_LAT + LEVELS * LEVEL_LAT."""
+    return base_lat + karatsuba_levels(w, base_w) * level_lat
 
 
 def add_sub_sel_expect(w: int, a: int, b: int, cin: int, m: int) -> int:
@@ -149,9 +179,10 @@ def run(
     params: Mapping[str, int],
     testcase: str,
     seed: int,
+    test_module: str = TEST_MODULE,
     **job: Any,
 ) -> None:
-    """Run the cocotb test ``testcase`` of :data:`TEST_MODULE` on ``top`` at ``params``."""
+    """Run the cocotb test ``testcase`` of ``test_module`` on ``top`` at ``params``."""
     from cocotb_tools.runner import get_runner
 
     bdir = build(top, params)
@@ -162,7 +193,7 @@ def run(
     payload = {"top": top, "params": dict(params), "seed": seed, **job}
     try:
         get_runner("verilator").test(
-            test_module=TEST_MODULE,
+            test_module=test_module,
             hdl_toplevel=top,
             hdl_toplevel_lang="verilog",
             testcase=testcase,
@@ -186,3 +217,76 @@ def load_job() -> dict[str, Any]:
     """The job :func:`run` passed to the cocotb side."""
     job: dict[str, Any] = json.loads(os.environ[JOB_ENV])
     return job
+
+
+# --- shared by the test modules -------------------------------------------------------------------
+
+
+def go(
+    rng: random.Random,
+    top: str,
+    params: Mapping[str, int],
+    testcase: str,
+    test_module: str = TEST_MODULE,
+    **job: Any,
+) -> None:
+    """Skip without the toolchain; derive and print the cocotb seed; :func:`run`."""
+    from rtl_helpers import toolchain
+
+    toolchain()
+    seed = rng.getrandbits(32)
+    print(f"[rtl] {top} {dict(params)} {testcase} {job} cocotb seed {seed}")
+    run(top, params, testcase, seed, test_module, **job)
+
+
+def param_id(params: Mapping[str, int]) -> str:
+    return ",".join(f"{k}={v}" for k, v in params.items())
+
+
+CLOCK_NS = 10
+#: Failures kept per test (every one is counted).
+KEEP = 8
+
+
+def cocotb_test(func: Any) -> Any:
+    """cocotb.test() with a simulated-time backstop; every loop of a checker is bounded by
+    itself."""
+    try:
+        import cocotb
+    except ImportError:  # pragma: no cover - the sweeps skip through rtl_helpers.toolchain()
+        return func
+    return cocotb.test(timeout_time=100, timeout_unit="ms")(func)
+
+
+def edge_words(w: int) -> list[int]:
+    """0, 1, all ones, the top bit, alternating bits, and a run of ones in the middle."""
+    mask = (1 << w) - 1
+    alt = int("01" * w, 2) & mask
+    mid = ((1 << (w // 2)) - 1) << (w // 4)
+    return sorted({0, 1 & mask, mask, 1 << (w - 1), alt, alt ^ mask, mid})
+
+
+def word(rng: random.Random, w: int) -> int:
+    """A random w-bit word: an edge word one time in four, else uniform."""
+    return rng.choice(edge_words(w)) if rng.random() < 0.25 else rng.getrandbits(w)
+
+
+class Checker:
+    """Counts checks and keeps the first failures, with the operands in hex."""
+
+    def __init__(self, dut: Any, what: str) -> None:
+        self.dut, self.what, self.n = dut, what, 0
+        self.failures: list[str] = []
+        self.count = 0
+
+    def check(self, ok: bool, msg: str) -> None:
+        self.n += 1
+        if not ok:
+            self.count += 1
+            if len(self.failures) < KEEP:
+                self.failures.append(msg)
+
+    def done(self) -> None:
+        self.dut._log.info(f"{self.what}: {self.n} checks, {self.count} failures")
+        assert self.n > 0, "nothing was checked"
+        assert not self.count, f"{self.count} of {self.n} failed: {self.failures}"
