@@ -257,27 +257,34 @@ def inct(ring: FermatRing, x: Sequence[int]) -> list[int]:
 # --------------------------------------------------------------------------------------------
 
 
-def _cg_network(ring: FermatRing, a: Sequence[int], kind: str) -> list[int]:
-    """Stages j = 0..v-1, J = 2^(v-1-j): (a_2n, a_2n+1) -> (a_2n + t, a_2n - t) at (n, n+P/2),
-    t = a_2n+1 * omega^e. ``kind`` selects e (as 2e, to keep the J = 1 NCT half integral):
-    "ct": e = -floor(n/J)J; "nct": -floor(n/J)J + J/2; "nct_other": -(floor(n/J)J + J/2) (the
-    wrong reading, for tests); "inv": +floor(n/J)J."""
+def cg_stage(ring: FermatRing, a: Sequence[int], j: int, kind: str) -> list[int]:
+    """Stage j (J = 2^(v-1-j)) of the eq. (7)-(9) network: (a_2n, a_2n+1) -> (a_2n + t, a_2n - t)
+    at (n, n+P/2), t = a_2n+1 * omega^e. ``kind`` selects e (as 2e, to keep the J = 1 NCT half
+    integral): "ct": e = -floor(n/J)J; "nct": -floor(n/J)J + J/2; "nct_other":
+    -(floor(n/J)J + J/2) (the wrong reading, for tests); "inv": +floor(n/J)J. Entries [0, M) in
+    and out; the networks below run it for j = 0..v-1, and the RTL checks one stage at a time
+    against it."""
     _check_vec(ring, a)
     p_len, m = ring.P, ring.M
+    big_j = 1 << (ring.v - 1 - j)
+    nxt = [0] * p_len
+    for n in range(p_len // 2):
+        base = (n // big_j) * big_j
+        e2 = {"ct": -2 * base, "nct": -2 * base + big_j, "nct_other": -2 * base - big_j,
+              "inv": 2 * base}[kind]  # fmt: skip
+        t = ring.mul_A_pow(a[2 * n + 1], e2)  # omega^(e2/2) = A^e2: shifts only
+        s, d = a[2 * n] + t, a[2 * n] - t
+        nxt[n] = s - m if s >= m else s
+        nxt[n + p_len // 2] = d + m if d < 0 else d
+    return nxt
+
+
+def _cg_network(ring: FermatRing, a: Sequence[int], kind: str) -> list[int]:
+    """All stages j = 0..v-1 of :func:`cg_stage`."""
     cur = list(a)
     for j in range(ring.v):
-        big_j = 1 << (ring.v - 1 - j)
-        nxt = [0] * p_len
-        for n in range(p_len // 2):
-            base = (n // big_j) * big_j
-            e2 = {"ct": -2 * base, "nct": -2 * base + big_j, "nct_other": -2 * base - big_j,
-                  "inv": 2 * base}[kind]  # fmt: skip
-            t = ring.mul_A_pow(cur[2 * n + 1], e2)  # omega^(e2/2) = A^e2: shifts only
-            s, d = cur[2 * n] + t, cur[2 * n] - t
-            nxt[n] = s - m if s >= m else s
-            nxt[n + p_len // 2] = d + m if d < 0 else d
-        cur = nxt
-    assert all(0 <= x < m for x in cur)
+        cur = cg_stage(ring, cur, j, kind)
+    assert all(0 <= x < ring.M for x in cur)
     return cur
 
 

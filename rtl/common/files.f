@@ -10,3 +10,5 @@ common/fermat_bfly.v
 common/karatsuba_core.v
 common/karatsuba_mul.v
 common/fermat_mul.v
+common/sdp_ram.v
+common/fermat_ntt.v

@@ -16,8 +16,10 @@ Contract:
     outputs feed straight back in as inputs.
   * Spectral operands: FFT(x) of the s mu-bit digits of x, zero-padded to d (natural order out of
     the network, which takes bit-reversed input); :func:`mont_mul_spectral` returns z and FFT(z).
-  * Trace: one entry per multiplication: T, t (the linear-convolution coefficients), g, m, zc,
-    the look-ahead's truncated quotient and epsilon, and z.
+  * Trace: one entry per multiplication, every value the hardware stores between phases: T,
+    t (the linear-convolution coefficients), g, G = FFT(g), U = G . N', u = IFFT(U), m,
+    M = FFT(m), K = M . N, Z = T + K, zc = IFFT(Z), the look-ahead's truncated quotient and
+    epsilon, z and FFT(z). Spectral vectors are in natural order, entries in [0, q).
 
 Left out: the hardware pipeline and its cycle schedule (the paper's Table III cycles cannot be
 derived, SPEC 2.6), the redundant signed storage of the component-wise products beyond one
@@ -135,13 +137,16 @@ def mont_mul_spectral(
     assert max(t) <= lin_max
     # 3-4: g = eval(t) mod r, G = FFT(g).
     g = from_words(t, mu) % r
+    big_g = fft(cfg, g)
     # 5-6: U = G . N'; m = eval(IFFT(U)) mod r = g n' mod r.
-    u_vec = ifft(cfg, _pmul(cfg, fft(cfg, g), cfg.fft_nprime))
+    big_u = _pmul(cfg, big_g, cfg.fft_nprime)
+    u_vec = ifft(cfg, big_u)
     assert max(u_vec) <= lin_max
     m = from_words(u_vec, mu) % r
     assert m == g * cfg.n_prime % r
     # 7-10: M = FFT(m), K = M . N, Z = T + K (eq. (5): 2 s b^2 < q keeps the sum exact).
-    big_k = _pmul(cfg, fft(cfg, m), cfg.fft_n)
+    big_m = fft(cfg, m)
+    big_k = _pmul(cfg, big_m, cfg.fft_n)
     big_z = [tf.ism3_alg1(a + k, cfg.ring.v) for a, k in zip(big_t, big_k, strict=True)]
     zc = ifft(cfg, big_z)
     assert max(zc) <= 2 * lin_max < q
@@ -151,12 +156,29 @@ def mont_mul_spectral(
     z, trunc, eps = divide_by_r(cfg, zc)
     assert z == full // r, "the eq. (7) look-ahead gave a wrong quotient"
     assert 0 <= z < 2 * cfg.modulus, "z is not < 2n (eq. (6))"
+    fft_z = fft(cfg, z)
     if trace is not None:
         trace.append(
-            {"T": big_t, "t": t, "g": g, "m": m, "zc": zc, "trunc": trunc, "epsilon": eps, "z": z}
+            {
+                "T": big_t,
+                "t": t,
+                "g": g,
+                "G": big_g,
+                "U": big_u,
+                "u": u_vec,
+                "m": m,
+                "M": big_m,
+                "K": big_k,
+                "Z": big_z,
+                "zc": zc,
+                "trunc": trunc,
+                "epsilon": eps,
+                "z": z,
+                "fft_z": fft_z,
+            }  # fmt: skip
         )
     # 12: z and FFT(z), ready for the next product.
-    return z, fft(cfg, z)
+    return z, fft_z
 
 
 def mont_mul(cfg: Config, x: int, y: int, trace: Trace | None = None) -> int:

@@ -45,6 +45,15 @@ DEPS = {
     "karatsuba_core": ["delay_line", "karatsuba_core"],
     "karatsuba_mul": ["delay_line", "karatsuba_core", "karatsuba_mul"],
     "fermat_mul": ["delay_line", "karatsuba_core", "karatsuba_mul", "fermat_reduce", "fermat_mul"],
+    "sdp_ram": ["sdp_ram"],
+    "fermat_ntt": [
+        "delay_line",
+        "fermat_addsub",
+        "fermat_shift",
+        "fermat_bfly",
+        "sdp_ram",
+        "fermat_ntt",
+    ],
 }
 #: Test harnesses (in this folder): one build that holds several combinational blocks.
 HARNESS = {

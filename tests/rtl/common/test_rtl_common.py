@@ -275,6 +275,13 @@ LINT = {
         for b, v in [(3, 4), (0, 0), (1, 2)]
     ],
     "fermat_mul": [{"K": 2}, {"K": 32}, {"K": 64, "RED_LAT": 0}, {"K": 128, "LEVEL_LAT": 1}],
+    "sdp_ram": [{"W": 1, "DEPTH": 2}, {"W": 130, "DEPTH": 64}, {"W": 9, "DEPTH": 5}],
+    "fermat_ntt": [
+        {"K": 8, "D": 16, "LANES": 1, "BFLY_LAT": 1, "PINGPONG": 0, "OMEGA_LOG2": 1},
+        {"K": 32, "D": 32, "LANES": 4, "BFLY_LAT": 2, "PINGPONG": 1, "OMEGA_LOG2": 2},
+        {"K": 64, "D": 32, "LANES": 8, "BFLY_LAT": 6, "PINGPONG": 1, "OMEGA_LOG2": 4, "A_LOG2": 2},
+        {"K": 128, "D": 256, "LANES": 4, "BFLY_LAT": 2, "PINGPONG": 0, "OMEGA_LOG2": 1},
+    ],
 }
 
 
@@ -312,6 +319,12 @@ ILLEGAL = [
     ("karatsuba_mul", {"LEVEL_LAT": 5}),
     ("karatsuba_mul", {"BASE_W": 0}),
     ("fermat_mul", {"RED_LAT": 2}),
+    ("sdp_ram", {"DEPTH": 1}),
+    ("sdp_ram", {"DEPTH": 9, "AW": 3}),
+    ("fermat_ntt", {"D": 8}),  # D < 4 LANES
+    ("fermat_ntt", {"OMEGA_LOG2": 4}),  # not a primitive D-th root
+    ("fermat_ntt", {"A_LOG2": 2}),
+    ("fermat_ntt", {"PINGPONG": 2}),
 ]
 
 

@@ -1,0 +1,329 @@
+// fermat_ntt: a constant-geometry radix-2 transform engine modulo q = 2^K + 1 over banked
+//   simple-dual-port RAM, LANES shift-only butterflies per cycle.
+//
+// Citation: ISM3 eq. (3) with the corrected stage order (SPEC 2.2) and Sec. IV-D/E (constant
+//   geometry, 8 coefficients per cycle from 8 BRAMs, the channel selector of Fig. 7, ping-pong
+//   storage against racing); FMLM3 eqs. (7)-(9) (SPEC 1.2: CT, NCT and the inverse network).
+//   Python models: montlab.transforms.ism3_stage / ism3_ntt_network / ism3_intt_network and
+//   ct_network / nct_network / ict_network / inct_network; the schedule:
+//   montlab.hw.fermat_ntt_schedule.
+// Parameters: K (q = 2^K + 1); D points (a power of two, D >= 4 LANES); LANES butterflies per
+//   cycle (a power of two); BFLY_LAT (>= 1) the butterflies' latency; PINGPONG (0: one RAM
+//   group, in place; 1: two groups, a stage reads one and writes the other); OMEGA_LOG2 = g,
+//   the root omega = 2^g (g D = 2K: a primitive D-th root); A_LOG2 = a, the nega-cyclic root
+//   A = 2^a (a 2D = 2K; 0: no nega-cyclic transforms).
+// Function: the vector x (position p at bank p mod 2 LANES, address p / (2 LANES) of the
+//   current group) goes through jn_i stages starting at stage j0_i. Stage j (J = 2^(L-1-j),
+//   L = lg D) maps (x_2k, x_2k+1) to (x_k, x_k+D/2) = (x_2k + t, x_2k - t), t = x_2k+1 2^e with
+//   e = (sign_i ? -1 : 1) g floor(k/J) J + (nega_i ? a J : 0) mod 2K. So j0_i = 0, jn_i = L on
+//   a bit-reversed input gives ISM3's FFT (sign_i = 0) and IFFT before its 2^-L scaling
+//   (sign_i = 1), FMLM3's CT (sign_i = 1), NCT (sign_i = 1, nega_i = 1) and the inverse network
+//   (sign_i = 0) before their scalings, all in natural order.
+//   External port (while busy_o is low): ext_we_i writes ext_wdata_i to position ext_widx_i, or
+//   to bitrev(ext_widx_i) with ext_bitrev_i (the input permutation, done by addressing);
+//   ext_re_i reads position ext_ridx_i and returns it times 2^ext_rexp_i (the inverse
+//   scalings: 2^-L, P^-1, (A^n P)^-1 are powers of two) on ext_rdata_o two cycles later, with
+//   ext_rvalid_o.
+// Ranges: entries in [0, q); any exponent word; 1 <= jn_i, j0_i + jn_i <= L.
+// Left out: FMLM3's split-halves issue order and its c = 1/2 (sqrt 2) stage; stalling; a
+//   second external port (one sample per cycle each way).
+// Schedule (S = D / (2 LANES) issue cycles per stage, B = BFLY_LAT): start_i is taken while
+//   busy_o is low; stage s of the run issues reads of address c = 0..S-1 (all banks) in cycles
+//   1 + s PER + c, PER = max(S, S/2 + B + 2). The data reach the butterflies one cycle later;
+//   butterfly k = LANES c + l (lane l) takes banks 2l, 2l+1. Its lower output x_k is written
+//   B + 1 cycles after the issue, its upper output x_k+D/2 one cycle later: the channel switch
+//   (outputs of c and c - 1 share no bank, since c and c - 1 differ in parity). PER is the
+//   shortest period at which stage s + 1 reads nothing before stage s has written it. The run
+//   writes its last word in cycle (jn - 1) PER + S + B + 2 and done_o is high in the cycle
+//   after; busy_o is high from the cycle after start_i up to that cycle.
+//   Racing (PINGPONG = 0): stage s overwrites upper position x_k+D/2 before reading its old
+//   word exactly when B + 2 < S/2 (an ISM3 Sec. IV-E "racing"). race_o then goes high and
+//   stays high until reset; with PINGPONG = 1 no write lands in the group being read.
+`default_nettype none
+
+module fermat_ntt #(
+  parameter integer K          = 32,
+  parameter integer D          = 32,
+  parameter integer LANES      = 4,
+  parameter integer BFLY_LAT   = 2,
+  parameter integer PINGPONG   = 0,
+  parameter integer OMEGA_LOG2 = 2,
+  parameter integer A_LOG2     = 0
+) (
+  input  wire                 clk_i,
+  input  wire                 rst_ni,
+  input  wire                 start_i,
+  input  wire                 sign_i,
+  input  wire                 nega_i,
+  input  wire [LW-1:0]        j0_i,
+  input  wire [LW-1:0]        jn_i,
+  output wire                 busy_o,
+  output wire                 done_o,
+  output wire                 race_o,
+  input  wire                 ext_we_i,
+  input  wire [L-1:0]         ext_widx_i,
+  input  wire                 ext_bitrev_i,
+  input  wire [K:0]           ext_wdata_i,
+  input  wire                 ext_re_i,
+  input  wire [L-1:0]         ext_ridx_i,
+  input  wire [EW-1:0]        ext_rexp_i,
+  output wire                 ext_rvalid_o,
+  output wire [K:0]           ext_rdata_o
+);
+  localparam integer L     = $clog2(D);          // stages
+  localparam integer LW    = $clog2(L + 1);      // stage-count bits
+  localparam integer EW    = $clog2(2 * K);      // exponent bits
+  localparam integer NB    = 2 * LANES;          // banks
+  localparam integer LB    = $clog2(NB);
+  localparam integer S     = D / NB;             // issue cycles (addresses) per stage
+  localparam integer AB    = $clog2(S);
+  localparam integer RAW_GAP = S / 2 + BFLY_LAT + 2;
+  localparam integer PER   = (S > RAW_GAP) ? S : RAW_GAP;
+  localparam integer LAST  = S + BFLY_LAT + 1;   // cycle of a run's last write, in its stage
+  localparam integer TW    = (PER > LAST ? PER : LAST) + 1;
+  localparam integer TB    = $clog2(TW + 1);
+  localparam integer GB    = (PINGPONG != 0) ? 1 : 0;
+  localparam integer RAW   = AB + GB;             // RAM address bits (group, address)
+  localparam integer TAGW  = AB + 2;              // c, write group, stage parity
+
+  genvar l, b;
+  generate
+    if (K < 2 || D < 4 * LANES || (1 << L) != D || LANES < 1 || (1 << LB) != NB ||
+        BFLY_LAT < 1 || PINGPONG < 0 || PINGPONG > 1 || OMEGA_LOG2 * D != 2 * K ||
+        (A_LOG2 != 0 && A_LOG2 * 2 * D != 2 * K)) begin : g_illegal
+      fermat_ntt_illegal_parameters u_stop ();
+    end
+  endgenerate
+
+  // --- control ---------------------------------------------------------------------------------
+  reg          busy_q, done_q, grp_q, rgrp_q, par_q, sign_q, nega_q;
+  reg [LW-1:0] j_q, left_q;
+  reg [TB-1:0] t_q;
+
+  wire [31:0] t32   = {{(32-TB){1'b0}}, t_q};
+  wire        issue = busy_q && (t32 < S);
+  wire        last  = (left_q == {{(LW-1){1'b0}}, 1'b1});
+  wire        next_stage = busy_q && !last && (t32 == PER - 1);
+  wire        finish     = busy_q && last && (t32 == LAST);
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      done_q <= 1'b0;
+      grp_q  <= 1'b0;
+      rgrp_q <= 1'b0;
+      par_q  <= 1'b0;
+      sign_q <= 1'b0;
+      nega_q <= 1'b0;
+      j_q    <= {LW{1'b0}};
+      left_q <= {LW{1'b0}};
+      t_q    <= {TB{1'b0}};
+    end else begin
+      done_q <= finish;
+      if (!busy_q) begin
+        if (start_i) begin
+          busy_q <= 1'b1;
+          j_q    <= j0_i;
+          left_q <= jn_i;
+          t_q    <= {TB{1'b0}};
+          rgrp_q <= grp_q;
+          par_q  <= 1'b0;
+          sign_q <= sign_i;
+          nega_q <= nega_i;
+        end
+      end else if (next_stage) begin
+        j_q    <= j_q + 1'b1;
+        left_q <= left_q - 1'b1;
+        t_q    <= {TB{1'b0}};
+        rgrp_q <= rgrp_q ^ GB[0];
+        par_q  <= ~par_q;
+      end else if (finish) begin
+        busy_q <= 1'b0;
+        grp_q  <= rgrp_q ^ GB[0];
+      end else begin
+        t_q <= t_q + 1'b1;
+      end
+    end
+  end
+
+  assign busy_o = busy_q;
+  assign done_o = done_q;
+
+  // --- issue: the address, the twiddle exponents and the tag --------------------------------------
+  wire [AB-1:0] c = t_q[AB-1:0];
+  wire [31:0]   jj = {{(32-LW){1'b0}}, j_q};
+  wire [31:0]   jsh = L - 1 - jj;                        // lg J
+  wire [31:0]   bigj = 32'd1 << jsh;
+  wire [EW*LANES-1:0] exps;
+  for (l = 0; l < LANES; l = l + 1) begin : g_exp
+    wire [31:0] k    = {{(32-AB){1'b0}}, c} * LANES + l;   // butterfly index
+    wire [31:0] base = (k >> jsh) << jsh;
+    wire [31:0] eg   = OMEGA_LOG2 * base;                 // < K: g D = 2K, base < D/2
+    wire [31:0] e1   = (sign_q && eg != 0) ? 2 * K - eg : eg;
+    wire [31:0] e2   = e1 + (nega_q ? A_LOG2 * bigj : 32'd0);
+    wire [31:0] e3   = (e2 >= 2 * K) ? e2 - 2 * K : e2;
+    assign exps[l*EW +: EW] = e3[EW-1:0];
+    wire unused_e3 = ^e3[31:EW];
+  end
+
+  // Aligned with the RAM output: valid, exponents, tag {c, write group, stage parity}.
+  wire                v1;
+  wire [EW*LANES-1:0] exps1;
+  wire [TAGW-1:0]     tag1;
+  delay_line #(.W(1), .N(1), .RST(1)) u_v1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(issue), .q_o(v1)
+  );
+  delay_line #(.W(EW * LANES + TAGW), .N(1)) u_t1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ GB[0], par_q}),
+    .q_o({exps1, tag1})
+  );
+
+  // --- the banks -------------------------------------------------------------------------------
+  wire [K:0]     rdata [0:NB-1];
+  wire           bwe   [0:NB-1];
+  wire [RAW-1:0] bwa   [0:NB-1];
+  wire [K:0]     bwd   [0:NB-1];
+
+  // External port: position p = (bitrev ? bitrev(idx) : idx) of the current group.
+  wire [L-1:0] widx_rev;
+  for (b = 0; b < L; b = b + 1) begin : g_rev
+    assign widx_rev[b] = ext_widx_i[L-1-b];
+  end
+  wire [L-1:0]   wpos  = ext_bitrev_i ? widx_rev : ext_widx_i;
+  wire           ext_w = ext_we_i && !busy_q;
+  wire           ext_r = ext_re_i && !busy_q;
+  wire [RAW-1:0] ext_wa, ext_ra, iss_ra;
+  if (PINGPONG != 0) begin : g_ga
+    assign ext_wa = {grp_q, wpos[L-1:LB]};
+    assign ext_ra = {grp_q, ext_ridx_i[L-1:LB]};
+    assign iss_ra = {rgrp_q, c};
+  end else begin : g_gn
+    assign ext_wa = wpos[L-1:LB];
+    assign ext_ra = ext_ridx_i[L-1:LB];
+    assign iss_ra = c;
+  end
+
+  for (b = 0; b < NB; b = b + 1) begin : g_bank
+    wire ld = ext_w && (wpos[LB-1:0] == b);
+    sdp_ram #(.W(K + 1), .DEPTH(S << GB), .AW(RAW)) u_ram (
+      .clk_i(clk_i),
+      .we_i(bwe[b]), .waddr_i(bwa[b]), .wdata_i(bwd[b]),
+      .raddr_i(busy_q ? iss_ra : ext_ra), .rdata_o(rdata[b]),
+      .ld_we_i(ld), .ld_addr_i(ext_wa), .ld_data_i(ext_wdata_i)
+    );
+  end
+
+  // External read: bank select and exponent beside the RAM read, then the scaling shift.
+  wire          rv1;
+  wire [LB-1:0] rbank1;
+  wire [EW-1:0] rexp1;
+  delay_line #(.W(1), .N(1), .RST(1)) u_rv1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(ext_r), .q_o(rv1)
+  );
+  delay_line #(.W(LB + EW), .N(1)) u_rsel (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({ext_ridx_i[LB-1:0], ext_rexp_i}), .q_o({rbank1, rexp1})
+  );
+  wire [K:0] rword = rdata[rbank1];
+  wire [K:0] rscaled;
+  fermat_shift #(.K(K), .EW(EW)) u_rscale (.x_i(rword), .e_i(rexp1), .y_o(rscaled));
+  delay_line #(.W(1), .N(1), .RST(1)) u_rv2 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(rv1), .q_o(ext_rvalid_o)
+  );
+  delay_line #(.W(K + 1), .N(1)) u_rd2 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(rscaled), .q_o(ext_rdata_o)
+  );
+
+  // --- butterflies ------------------------------------------------------------------------------
+  wire [LANES-1:0]      bv;
+  wire [TAGW-1:0]       btag [0:LANES-1];
+  wire [K:0]            bs   [0:LANES-1];
+  wire [K:0]            bd   [0:LANES-1];
+  for (l = 0; l < LANES; l = l + 1) begin : g_bfly
+    fermat_bfly #(.K(K), .EW(EW), .TW(TAGW), .LATENCY(BFLY_LAT)) u_bfly (
+      .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(v1), .tag_i(tag1),
+      .a_i(rdata[2*l]), .b_i(rdata[2*l+1]), .e_i(exps1[l*EW +: EW]),
+      .valid_o(bv[l]), .tag_o(btag[l]), .s_o(bs[l]), .d_o(bd[l])
+    );
+  end
+
+  // --- channel switch and write-back -------------------------------------------------------------
+  // Lower outputs of issue c go now, upper ones a cycle later (register rank below).
+  wire            lv   = bv[0];   // every lane carries the same valid and tag
+  wire unused_lanes = ^{bv, btag[LANES-1]};
+  wire [AB-1:0]   lc   = btag[0][TAGW-1:2];
+  wire            lgrp = btag[0][1];
+  wire            lpar = btag[0][0];
+  reg             uv_q;
+  reg  [AB-1:0]   uc_q;
+  reg             ugrp_q, upar_q;
+  reg  [K:0]      ud_q [0:LANES-1];
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) uv_q <= 1'b0;
+    else uv_q <= lv;
+  end
+  always @(posedge clk_i) begin
+    uc_q   <= lc;
+    ugrp_q <= lgrp;
+    upar_q <= lpar;
+  end
+  for (l = 0; l < LANES; l = l + 1) begin : g_up
+    always @(posedge clk_i) ud_q[l] <= bd[l];
+  end
+
+  // Bank LANES h + l: the lower output of lane l when c is of parity h, else the delayed upper.
+  localparam [31:0] HALF32 = S / 2;
+  wire [AB-1:0] half = HALF32[AB-1:0];
+  for (b = 0; b < NB; b = b + 1) begin : g_wb
+    localparam integer H = b / LANES;
+    localparam integer LN = b % LANES;
+    wire low_hit = lv && (lc[0] == H[0]);
+    wire up_hit  = uv_q && (uc_q[0] == H[0]);
+    wire [AB-1:0] la = lc >> 1;
+    wire [AB-1:0] ua = half + (uc_q >> 1);
+    wire [AB-1:0] wa = low_hit ? la : ua;
+    wire          wg = low_hit ? lgrp : ugrp_q;
+    assign bwe[b] = low_hit || up_hit;
+    assign bwd[b] = low_hit ? bs[LN] : ud_q[LN];
+    if (PINGPONG != 0) begin : g_wga
+      assign bwa[b] = {wg, wa};
+    end else begin : g_wgn
+      assign bwa[b] = wa;
+      wire unused_wg = wg;
+    end
+  end
+
+  // --- racing check (PINGPONG = 0) ---------------------------------------------------------------
+  // pend_q[s][p]: position p not yet read by the stage of parity s in this run. A write of that
+  // stage to such a position overwrites a word the stage still needs.
+  reg race_q;
+  if (PINGPONG == 0) begin : g_race
+    reg  [D-1:0]  pend_q [0:1];
+    wire [31:0]   c32 = {{(32-AB){1'b0}}, c};
+    wire [D-1:0]  rd_mask = {{(D-NB){1'b0}}, {NB{1'b1}}} << (c32 * NB);
+    wire [NB-1:0] hit;
+    for (b = 0; b < NB; b = b + 1) begin : g_hit
+      wire          par = g_wb[b].low_hit ? lpar : upar_q;
+      wire [L-1:0]  pos = {bwa[b][AB-1:0], b[LB-1:0]};
+      // A read in the cycle of the write gets the old word (read first): not a race.
+      wire [D-1:0]  pv  = pend_q[par] & ~((issue && par == par_q) ? rd_mask : {D{1'b0}});
+      assign hit[b] = bwe[b] && pv[pos];
+    end
+    always @(posedge clk_i) begin
+      if (issue) begin
+        if (t_q == {TB{1'b0}}) pend_q[par_q] <= ~rd_mask;
+        else pend_q[par_q] <= pend_q[par_q] & ~rd_mask;
+      end
+    end
+    always @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) race_q <= 1'b0;
+      else if (|hit) race_q <= 1'b1;
+    end
+  end else begin : g_norace
+    wire unused_par = ^{lpar, upar_q};
+    always @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) race_q <= 1'b0;
+    end
+  end
+  assign race_o = race_q;
+
+endmodule
