@@ -8,8 +8,9 @@
 //   ct_network / nct_network / ict_network / inct_network; the schedule:
 //   montlab.hw.fermat_ntt_schedule.
 // Parameters: K (q = 2^K + 1); D points (a power of two, D >= 4 LANES); LANES butterflies per
-//   cycle (a power of two); BFLY_LAT (>= 1) the butterflies' latency; PINGPONG (0: one RAM
-//   group, in place; 1: two groups, a stage reads one and writes the other); OMEGA_LOG2 = g,
+//   cycle (a power of two); BFLY_LAT (>= 1) the butterflies' latency; GROUPS (1 or 2) RAM
+//   groups; PINGPONG (0: stages run in place in the current group; 1: a stage reads one group
+//   and writes the other, which needs GROUPS = 2); OMEGA_LOG2 = g,
 //   the root omega = 2^g (g D = 2K: a primitive D-th root); A_LOG2 = a, the nega-cyclic root
 //   A = 2^a (a 2D = 2K; 0: no nega-cyclic transforms).
 // Function: the vector x (position p at bank p mod 2 LANES, address p / (2 LANES) of the
@@ -20,8 +21,11 @@
 //   (sign_i = 1), FMLM3's CT (sign_i = 1), NCT (sign_i = 1, nega_i = 1) and the inverse network
 //   (sign_i = 0) before their scalings, all in natural order.
 //   External port (while busy_o is low): ext_we_i writes ext_wdata_i to position ext_widx_i, or
-//   to bitrev(ext_widx_i) with ext_bitrev_i (the input permutation, done by addressing);
-//   ext_re_i reads position ext_ridx_i and returns it times 2^ext_rexp_i (the inverse
+//   to bitrev(ext_widx_i) with ext_bitrev_i (the input permutation, done by addressing), of the
+//   current group, or of the other one with ext_wother_i (GROUPS = 2: a vector is built there
+//   while the current one is read); swap_i makes the other group current;
+//   ext_re_i reads position ext_ridx_i (of the other group with ext_rother_i) and returns it
+//   times 2^ext_rexp_i (the inverse
 //   scalings: 2^-L, P^-1, (A^n P)^-1 are powers of two) on ext_rdata_o two cycles later, with
 //   ext_rvalid_o.
 // Ranges: entries in [0, q); any exponent word; 1 <= jn_i, j0_i + jn_i <= L.
@@ -36,6 +40,7 @@
 //   shortest period at which stage s + 1 reads nothing before stage s has written it. The run
 //   writes its last word in cycle (jn - 1) PER + S + B + 2 and done_o is high in the cycle
 //   after; busy_o is high from the cycle after start_i up to that cycle.
+//   swap_i takes effect at the clock edge (ignored while busy_o or with start_i).
 //   Racing (PINGPONG = 0): stage s overwrites upper position x_k+D/2 before reading its old
 //   word exactly when B + 2 < S/2 (an ISM3 Sec. IV-E "racing"). race_o then goes high and
 //   stays high until reset; with PINGPONG = 1 no write lands in the group being read.
@@ -46,6 +51,7 @@ module fermat_ntt #(
   parameter integer D          = 32,
   parameter integer LANES      = 4,
   parameter integer BFLY_LAT   = 2,
+  parameter integer GROUPS     = 1,
   parameter integer PINGPONG   = 0,
   parameter integer OMEGA_LOG2 = 2,
   parameter integer A_LOG2     = 0
@@ -63,10 +69,13 @@ module fermat_ntt #(
   input  wire                 ext_we_i,
   input  wire [L-1:0]         ext_widx_i,
   input  wire                 ext_bitrev_i,
+  input  wire                 ext_wother_i,
+  input  wire                 swap_i,
   input  wire [K:0]           ext_wdata_i,
   input  wire                 ext_re_i,
   input  wire [L-1:0]         ext_ridx_i,
   input  wire [EW-1:0]        ext_rexp_i,
+  input  wire                 ext_rother_i,
   output wire                 ext_rvalid_o,
   output wire [K:0]           ext_rdata_o
 );
@@ -82,14 +91,16 @@ module fermat_ntt #(
   localparam integer LAST  = S + BFLY_LAT + 1;   // cycle of a run's last write, in its stage
   localparam integer TW    = (PER > LAST ? PER : LAST) + 1;
   localparam integer TB    = $clog2(TW + 1);
-  localparam integer GB    = (PINGPONG != 0) ? 1 : 0;
+  localparam integer GB    = (GROUPS == 2) ? 1 : 0;     // group address bit
+  localparam integer PP    = (PINGPONG != 0) ? 1 : 0;  // stages alternate groups
   localparam integer RAW   = AB + GB;             // RAM address bits (group, address)
   localparam integer TAGW  = AB + 2;              // c, write group, stage parity
 
   genvar l, b;
   generate
     if (K < 2 || D < 4 * LANES || (1 << L) != D || LANES < 1 || (1 << LB) != NB ||
-        BFLY_LAT < 1 || PINGPONG < 0 || PINGPONG > 1 || OMEGA_LOG2 * D != 2 * K ||
+        BFLY_LAT < 1 || PINGPONG < 0 || PINGPONG > 1 || GROUPS < 1 || GROUPS > 2 ||
+        (PINGPONG == 1 && GROUPS != 2) || OMEGA_LOG2 * D != 2 * K ||
         (A_LOG2 != 0 && A_LOG2 * 2 * D != 2 * K)) begin : g_illegal
       fermat_ntt_illegal_parameters u_stop ();
     end
@@ -121,6 +132,7 @@ module fermat_ntt #(
     end else begin
       done_q <= finish;
       if (!busy_q) begin
+        if (swap_i && !start_i) grp_q <= grp_q ^ GB[0];
         if (start_i) begin
           busy_q <= 1'b1;
           j_q    <= j0_i;
@@ -135,11 +147,11 @@ module fermat_ntt #(
         j_q    <= j_q + 1'b1;
         left_q <= left_q - 1'b1;
         t_q    <= {TB{1'b0}};
-        rgrp_q <= rgrp_q ^ GB[0];
+        rgrp_q <= rgrp_q ^ PP[0];
         par_q  <= ~par_q;
       end else if (finish) begin
         busy_q <= 1'b0;
-        grp_q  <= rgrp_q ^ GB[0];
+        grp_q  <= rgrp_q ^ PP[0];
       end else begin
         t_q <= t_q + 1'b1;
       end
@@ -174,7 +186,7 @@ module fermat_ntt #(
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i(issue), .q_o(v1)
   );
   delay_line #(.W(EW * LANES + TAGW), .N(1)) u_t1 (
-    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ GB[0], par_q}),
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ PP[0], par_q}),
     .q_o({exps1, tag1})
   );
 
@@ -193,12 +205,13 @@ module fermat_ntt #(
   wire           ext_w = ext_we_i && !busy_q;
   wire           ext_r = ext_re_i && !busy_q;
   wire [RAW-1:0] ext_wa, ext_ra, iss_ra;
-  if (PINGPONG != 0) begin : g_ga
-    assign ext_wa = {grp_q, wpos[L-1:LB]};
-    assign ext_ra = {grp_q, ext_ridx_i[L-1:LB]};
+  if (GB != 0) begin : g_ga
+    assign ext_wa = {grp_q ^ ext_wother_i, wpos[L-1:LB]};
+    assign ext_ra = {grp_q ^ ext_rother_i, ext_ridx_i[L-1:LB]};
     assign iss_ra = {rgrp_q, c};
   end else begin : g_gn
     assign ext_wa = wpos[L-1:LB];
+    wire unused_groups = ^{ext_wother_i, swap_i, ext_rother_i};
     assign ext_ra = ext_ridx_i[L-1:LB];
     assign iss_ra = c;
   end
@@ -273,6 +286,7 @@ module fermat_ntt #(
   // Bank LANES h + l: the lower output of lane l when c is of parity h, else the delayed upper.
   localparam [31:0] HALF32 = S / 2;
   wire [AB-1:0] half = HALF32[AB-1:0];
+  wire [NB-1:0] low_hits;   // bank b takes a lower output this cycle
   for (b = 0; b < NB; b = b + 1) begin : g_wb
     localparam integer H = b / LANES;
     localparam integer LN = b % LANES;
@@ -283,8 +297,9 @@ module fermat_ntt #(
     wire [AB-1:0] wa = low_hit ? la : ua;
     wire          wg = low_hit ? lgrp : ugrp_q;
     assign bwe[b] = low_hit || up_hit;
+    assign low_hits[b] = low_hit;
     assign bwd[b] = low_hit ? bs[LN] : ud_q[LN];
-    if (PINGPONG != 0) begin : g_wga
+    if (GB != 0) begin : g_wga
       assign bwa[b] = {wg, wa};
     end else begin : g_wgn
       assign bwa[b] = wa;
@@ -302,7 +317,7 @@ module fermat_ntt #(
     wire [D-1:0]  rd_mask = {{(D-NB){1'b0}}, {NB{1'b1}}} << (c32 * NB);
     wire [NB-1:0] hit;
     for (b = 0; b < NB; b = b + 1) begin : g_hit
-      wire          par = g_wb[b].low_hit ? lpar : upar_q;
+      wire          par = low_hits[b] ? lpar : upar_q;
       wire [L-1:0]  pos = {bwa[b][AB-1:0], b[LB-1:0]};
       // A read in the cycle of the write gets the old word (read first): not a race.
       wire [D-1:0]  pv  = pend_q[par] & ~((issue && par == par_q) ? rd_mask : {D{1'b0}});
@@ -319,7 +334,7 @@ module fermat_ntt #(
       else if (|hit) race_q <= 1'b1;
     end
   end else begin : g_norace
-    wire unused_par = ^{lpar, upar_q};
+    wire unused_par = ^{lpar, upar_q, low_hits};
     always @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) race_q <= 1'b0;
     end

@@ -22,6 +22,12 @@ SETS: dict[str, list[dict[str, int]]] = {
         {"n": 64, "k": 4, "t": 2, "pp": 1, "win": 2, "cell": 0, "g": 0},
         {"n": 1024, "k": 16, "t": 4},
     ],
+    "ism3": [
+        {"v": 32, "d": 32, "mu": 13},
+        {"v": 32, "d": 64, "lanes": 1, "pingpong": 1, "bfly_lat": 1},
+        {"v": 64, "d": 64, "lanes": 8, "level_lat": 0, "base_lat": 0},
+        {"v": 128, "d": 256, "pingpong": 1},
+    ],
 }
 
 

@@ -30,7 +30,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 
 from montlab.hw import specs
-from montlab.hw.specs.base import HwParams, HwSpec, Load, Probe
+from montlab.hw.specs.base import HwParams, HwSpec, Load, Probe, RamRead
 from montlab.ref._base import Trace
 
 
@@ -75,9 +75,14 @@ class Model:
 
 
 def _handle(dut: Any, path: str, index: int | None) -> Any:
+    """The handle at a dotted path under the top; a part may index a generate block or array
+    (``g_bank[3]``)."""
     obj: Any = dut
     for part in path.split("."):
-        obj = getattr(obj, part)
+        name, _, rest = part.partition("[")
+        obj = getattr(obj, name)
+        if rest:
+            obj = obj[int(rest.rstrip("]"))]
     return obj if index is None else obj[index]
 
 
@@ -132,6 +137,33 @@ class Driver:
         """A reset cleared the RAMs' contents as far as the driver knows."""
         self._loaded.clear()
 
+    async def read_words(self, reads: list[RamRead], limit: int) -> list[int]:
+        """The reads, one per cycle, and the words they return (at most ``limit`` cycles)."""
+        dut = self.dut
+        out: list[int] = []
+        ports = {rd.port for rd in reads}
+        for t in range(len(reads) + limit):
+            for port in ports:
+                getattr(dut, f"{port}_re_i").value = 0
+            if t < len(reads):
+                rd = reads[t]
+                getattr(dut, f"{rd.port}_re_i").value = 1
+                getattr(dut, f"{rd.port}_addr_i").value = rd.addr
+                for name, value in rd.fixed:
+                    getattr(dut, name).value = value
+            await RisingEdge(dut.clk_i)
+            await FallingEdge(dut.clk_i)
+            for port in ports:
+                if int(getattr(dut, f"{port}_valid_o").value):
+                    out.append(int(getattr(dut, f"{port}_data_o").value))
+            if len(out) == len(reads):
+                break
+        for port in ports:
+            getattr(dut, f"{port}_re_i").value = 0
+        if len(out) != len(reads):
+            raise Timeout(f"read-out: {len(out)} of {len(reads)} words within {limit} cycles")
+        return out
+
     async def start(self, load: Load) -> None:
         dut = self.dut
         assert not int(dut.busy_o.value), "start while busy"
@@ -182,7 +214,7 @@ class Monitor:
                 raise Timeout(self._state(k))
         cycles = round((get_sim_time("ns") - t_start) / self.clock_ns)
         assert probed == sum(len(v) for v in expect.values()), "a probe was never sampled"
-        z = int(getattr(dut, self.result_port).value)
+        z = int(getattr(dut, self.result_port).value) if self.result_port else -1
         return OpResult(z, cycles, probe_errors=errors, probed=probed)
 
 
@@ -198,7 +230,9 @@ class Bench:
         self.driver = Driver(dut)
         self.expected_cycles = self.spec.cycles(self.ap)
         limit = int(job.get("timeout_cycles") or 4 * self.expected_cycles + 16)
-        self.monitor = Monitor(dut, self.clock_ns, limit, self.spec.result_port)
+        self.readout = self.spec.readout(self.ap)
+        port = "" if self.readout else self.spec.result_port
+        self.monitor = Monitor(dut, self.clock_ns, limit, port)
         self.failures: list[str] = []
         self.cycles: list[int] = []
         self.load_cycles: list[int] = []
@@ -252,6 +286,10 @@ class Bench:
         loads = await self.start(m, x, y)
         t_start = get_sim_time("ns") - self.clock_ns / 2  # the edge half a cycle ago
         res = await self.monitor.wait_done(t_start, expect)
+        if self.readout:  # the result stays in RAM: read it out (cycles not counted)
+            await FallingEdge(self.dut.clk_i)
+            words = await self.driver.read_words(self.readout, 16)
+            res.z = self.spec.assemble(self.ap, words)
         self.checked += 1
         self.traced += int(trace)
         self.probed += res.probed

@@ -17,7 +17,8 @@ Contract:
   * Spectral operands: FFT(x) of the s mu-bit digits of x, zero-padded to d (natural order out of
     the network, which takes bit-reversed input); :func:`mont_mul_spectral` returns z and FFT(z).
   * Trace: one entry per multiplication, every value the hardware stores between phases: T,
-    t (the linear-convolution coefficients), g, G = FFT(g), U = G . N', u = IFFT(U), m,
+    T_red (T as the redundant signed residues of one Algorithm 1 step, Sec. IV-B), t (the
+    linear-convolution coefficients), g, G = FFT(g), U = G . N', u = IFFT(U), m,
     M = FFT(m), K = M . N, Z = T + K, zc = IFFT(Z), the look-ahead's truncated quotient and
     epsilon, z and FFT(z). Spectral vectors are in natural order, entries in [0, q).
 
@@ -132,6 +133,7 @@ def mont_mul_spectral(
     mu, s, r = ps.mu, ps.s, cfg.r
     lin_max = s * ((1 << mu) - 1) ** 2  # Theorem 1: linear-convolution coefficient bound
     # 1-2: T = X . Y; t = IFFT(T) holds the exact linear-convolution coefficients.
+    t_red = [tf.ism3_alg1_step(x * y, cfg.ring.v) for x, y in zip(big_x, big_y, strict=True)]
     big_t = _pmul(cfg, big_x, big_y)
     t = ifft(cfg, big_t)
     assert max(t) <= lin_max
@@ -161,6 +163,7 @@ def mont_mul_spectral(
         trace.append(
             {
                 "T": big_t,
+                "T_red": t_red,
                 "t": t,
                 "g": g,
                 "G": big_g,

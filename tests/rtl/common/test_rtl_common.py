@@ -278,8 +278,17 @@ LINT = {
     "sdp_ram": [{"W": 1, "DEPTH": 2}, {"W": 130, "DEPTH": 64}, {"W": 9, "DEPTH": 5}],
     "fermat_ntt": [
         {"K": 8, "D": 16, "LANES": 1, "BFLY_LAT": 1, "PINGPONG": 0, "OMEGA_LOG2": 1},
-        {"K": 32, "D": 32, "LANES": 4, "BFLY_LAT": 2, "PINGPONG": 1, "OMEGA_LOG2": 2},
-        {"K": 64, "D": 32, "LANES": 8, "BFLY_LAT": 6, "PINGPONG": 1, "OMEGA_LOG2": 4, "A_LOG2": 2},
+        {"K": 32, "D": 32, "LANES": 4, "BFLY_LAT": 2, "GROUPS": 2, "PINGPONG": 1, "OMEGA_LOG2": 2},
+        {
+            "K": 64,
+            "D": 32,
+            "LANES": 8,
+            "BFLY_LAT": 6,
+            "GROUPS": 2,
+            "PINGPONG": 0,
+            "OMEGA_LOG2": 4,
+            "A_LOG2": 2,
+        },
         {"K": 128, "D": 256, "LANES": 4, "BFLY_LAT": 2, "PINGPONG": 0, "OMEGA_LOG2": 1},
     ],
 }
@@ -325,6 +334,8 @@ ILLEGAL = [
     ("fermat_ntt", {"OMEGA_LOG2": 4}),  # not a primitive D-th root
     ("fermat_ntt", {"A_LOG2": 2}),
     ("fermat_ntt", {"PINGPONG": 2}),
+    ("fermat_ntt", {"PINGPONG": 1, "GROUPS": 1}),
+    ("fermat_ntt", {"GROUPS": 3}),
 ]
 
 

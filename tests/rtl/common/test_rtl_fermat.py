@@ -13,7 +13,7 @@ integers.
   * karatsuba_mul: p = a b LATENCY edges later, LATENCY = BASE_LAT + LEVELS LEVEL_LAT (the Python
     rule, and 7/11/15 at the paper's 34/66/130 bits), the side band and valid alongside.
   * fermat_mul: redundant signed operands in [-2^K - 1, 2^K]: step and res against
-    ism3_alg1_step / ism3_alg1 on the product.
+    ism3_alg1_step / ism3_alg1 on the product, the tag alongside.
 Besides, Yosys maps karatsuba_mul to ECP5 cells and counts its 18 x 18 multipliers: 3^LEVELS
 (3 at 34 bits by default; 9 and 27 at 66 and 130 bits under rtl_wide).
 
@@ -114,7 +114,7 @@ def test_rtl_karatsuba_mul_wide(rng: random.Random, params: dict[str, int]) -> N
     go(rng, "karatsuba_mul", params, "karatsuba_stream", MODULE, count=scaled(600))
 
 
-FMUL = [{"K": 32}, {"K": 128}]
+FMUL = [{"K": 32, "TW": 6}, {"K": 128}]
 FMUL_WIDE = [{"K": 8}, {"K": 16}, {"K": 64}, {"K": 64, "LEVEL_LAT": 1, "RED_LAT": 0}]
 
 
@@ -469,23 +469,28 @@ async def fermat_mul_stream(dut: Any) -> None:
     chk = Checker(dut, f"fermat_mul {p} (LATENCY {lat})")
     lo, hi = -(1 << k) - 1, 1 << k  # Sec. IV-B's storage range
     edges = sorted({lo, lo + 1, -(1 << k) + 1, -1, 0, 1, hi - 1, hi})
-    ops: list[Any] = [(a, b) for a in edges for b in edges]
+    tw = p.get("TW", 1)
+    ops: list[Any] = [(a, b, rng.getrandbits(tw)) for a in edges for b in edges]
     for _ in range(job["count"]):
         ops.append(None if rng.random() < 0.1 else
-                   (rng.randint(lo, hi), rng.randint(lo, hi)))  # fmt: skip
+                   (rng.randint(lo, hi), rng.randint(lo, hi), rng.getrandbits(tw)))  # fmt: skip
     bits = k + 2
 
     def drive(op: Any) -> None:
         dut.valid_i.value = 0 if op is None else 1
-        a, b = op if op is not None else (0, 0)
-        dut.a_i.value, dut.b_i.value = a % (1 << bits), b % (1 << bits)
+        a, b, tag = op if op is not None else (0, 0, 0)
+        dut.a_i.value, dut.b_i.value, dut.tag_i.value = a % (1 << bits), b % (1 << bits), tag
 
-    def read() -> tuple[int, tuple[int, int]]:
-        return int(dut.valid_o.value), (signed(int(dut.step_o.value), k + 3), int(dut.res_o.value))
+    def read() -> tuple[int, tuple[int, int, int]]:
+        return int(dut.valid_o.value), (
+            signed(int(dut.step_o.value), k + 3),
+            int(dut.res_o.value),
+            int(dut.tag_o.value),
+        )
 
-    def expect(op: Any) -> tuple[int, int]:
+    def expect(op: Any) -> tuple[int, int, int]:
         prod = op[0] * op[1]
-        return tf.ism3_alg1_step(prod, k), tf.ism3_alg1(prod, k)
+        return tf.ism3_alg1_step(prod, k), tf.ism3_alg1(prod, k), op[2]
 
     await run_stream(dut, lat, chk, ops, drive, read, expect)
     chk.done()

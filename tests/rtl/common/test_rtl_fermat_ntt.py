@@ -29,9 +29,12 @@ from rtl_helpers import scaled
 MODULE = "test_rtl_fermat_ntt"
 
 
-def _eng(k: int, d: int, lanes: int, lat: int, pp: int, g: int, a: int = 0) -> dict[str, int]:
-    return {"K": k, "D": d, "LANES": lanes, "BFLY_LAT": lat, "PINGPONG": pp, "OMEGA_LOG2": g,
-            "A_LOG2": a}  # fmt: skip
+def _eng(
+    k: int, d: int, lanes: int, lat: int, pp: int, g: int, a: int = 0, groups: int = 0
+) -> dict[str, int]:
+    """Engine parameters; GROUPS defaults to 2 with ping-pong, else 1."""
+    return {"K": k, "D": d, "LANES": lanes, "BFLY_LAT": lat, "GROUPS": groups or 1 + pp,
+            "PINGPONG": pp, "OMEGA_LOG2": g, "A_LOG2": a}  # fmt: skip
 
 
 ISM3 = ["ism3_fwd", "ism3_inv"]
@@ -43,7 +46,7 @@ NTT = [
     (_eng(32, 32, 4, 2, 0, 2), ISM3),
     (_eng(32, 64, 1, 2, 1, 1), ISM3),
     (_eng(32, 64, 1, 2, 0, 1), ["race"]),
-    (_eng(32, 16, 2, 3, 0, 4, 2), FMLM3),
+    (_eng(32, 16, 2, 3, 0, 4, 2, 2), FMLM3),  # in place, a second group for staging
 ]
 NTT_WIDE = [
     (_eng(64, 64, 4, 2, 1, 2), ISM3),  # ISM3 Table III, 926 bits
@@ -51,7 +54,7 @@ NTT_WIDE = [
     (_eng(128, 128, 4, 2, 1, 2), ISM3),  # 3838 bits
     (_eng(128, 256, 4, 2, 1, 1), ISM3),  # 7678 bits, ping-pong
     (_eng(128, 256, 4, 2, 0, 1), ["race"]),  # 7678 bits in place: S/2 = 16 > B + 2
-    (_eng(128, 256, 4, 14, 0, 1), ISM3),  # in place, B + 2 = S/2: no race
+    (_eng(128, 256, 4, 14, 0, 1, groups=2), ISM3),  # in place, B + 2 = S/2: no race
     (_eng(32, 32, 1, 1, 1, 2, 1), FMLM3),
     (_eng(64, 32, 8, 6, 1, 4, 2), FMLM3),
     (_eng(128, 64, 2, 6, 0, 4, 2), FMLM3),
@@ -106,7 +109,8 @@ class NttBench:
         Clock(dut.clk_i, CLOCK_NS, unit="ns").start()
         dut.rst_ni.value = 0
         for name in ("start_i", "sign_i", "nega_i", "j0_i", "jn_i", "ext_we_i", "ext_re_i",
-                     "ext_widx_i", "ext_bitrev_i", "ext_wdata_i", "ext_ridx_i", "ext_rexp_i"):  # fmt: skip
+                     "ext_widx_i", "ext_bitrev_i", "ext_wdata_i", "ext_ridx_i", "ext_rexp_i",
+                     "ext_wother_i", "swap_i"):  # fmt: skip
             getattr(dut, name).value = 0
         await Timer(1, "ns")
         await FallingEdge(dut.clk_i)
@@ -114,12 +118,20 @@ class NttBench:
         await FallingEdge(dut.clk_i)
 
     async def load(self, vec: list[int], bitrev: bool) -> None:
+        """Writes the vector; with two groups into the other one, then swaps (while a stale
+        vector stays current, the way a design builds the next vector)."""
         dut = self.dut
+        other = int(self.p["GROUPS"] == 2)
+        dut.ext_wother_i.value = other
         for i, x in enumerate(vec):
             dut.ext_we_i.value, dut.ext_widx_i.value = 1, i
             dut.ext_bitrev_i.value, dut.ext_wdata_i.value = int(bitrev), x
             await FallingEdge(dut.clk_i)
-        dut.ext_we_i.value = 0
+        dut.ext_we_i.value = dut.ext_wother_i.value = 0
+        if other:
+            dut.swap_i.value = 1
+            await FallingEdge(dut.clk_i)
+            dut.swap_i.value = 0
 
     async def read(self, exps: list[int]) -> list[int]:
         """Position i times 2^exps[i], for every i (one read per cycle, two cycles latency)."""

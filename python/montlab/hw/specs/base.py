@@ -12,6 +12,9 @@ owns everything the flow must know about that design and nothing about the tools
     with the model's trace;
   * :meth:`HwSpec.load` says how constants and operands reach the design: port values taken with
     ``start_i`` and RAM writes made before it (load cycles, reported apart from the operation's);
+  * :meth:`HwSpec.readout` and :meth:`HwSpec.assemble` say how a design that keeps its result
+    in RAM returns it: reads through a read port after done_o, assembled into the value
+    :meth:`HwSpec.expect` gives (designs with a result port read it at done_o instead);
   * :meth:`HwSpec.cycles` is the cycle count of *our* schedule: a model (``cycle_model`` says
     which formula), which the simulation checks and measures;
   * :meth:`HwSpec.ports` lists the data ports, so that a place-and-route top can feed them from
@@ -87,6 +90,17 @@ class RamWrite:
     port: str
     addr: int
     data: int
+
+
+@dataclass(frozen=True)
+class RamRead:
+    """One read through a read port after done_o: ``<port>_re_i`` high for one cycle with
+    ``<port>_addr_i`` and the ``fixed`` inputs (name, value); the word is ``<port>_data_o`` in
+    a cycle in which ``<port>_valid_o`` is high (reads return in order)."""
+
+    port: str
+    addr: int
+    fixed: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -232,6 +246,14 @@ class HwSpec:
     def load_idle(self, ap: HwParams) -> dict[str, int]:
         """Input values held from reset on (RAM write enables low)."""
         return {}
+
+    def readout(self, ap: HwParams) -> list[RamRead]:
+        """Reads that return the result after done_o; empty: the result port holds it."""
+        return []
+
+    def assemble(self, ap: HwParams, words: list[int]) -> int:
+        """The result from the words of :meth:`readout`, in its order."""
+        raise NotImplementedError
 
     def path_groups(self, ap: HwParams) -> dict[str, list[str]]:
         """Register groups (name -> wire-name patterns of the registers' outputs, as named in
