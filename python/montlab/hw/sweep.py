@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from montlab.errors import MontlabError, ParameterError
 
 #: The sim, synth and pnr figures a row keeps.
-SIM_KEYS = ("vectors", "mismatches", "cycles", "cycle_model", "load_cycles")
+SIM_KEYS = ("vectors", "mismatches", "cycles", "cycle_model", "load_cycles", "status")
 SYNTH_KEYS = (
     "LUT",
     "FF",

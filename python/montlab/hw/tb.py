@@ -236,6 +236,7 @@ class Bench:
         self.failures: list[str] = []
         self.cycles: list[int] = []
         self.load_cycles: list[int] = []
+        self.status = {name: 0 for name in self.spec.status_ports(self.ap)}
         self.checked = 0
         self.traced = 0
         self.probed = 0
@@ -286,6 +287,8 @@ class Bench:
         loads = await self.start(m, x, y)
         t_start = get_sim_time("ns") - self.clock_ns / 2  # the edge half a cycle ago
         res = await self.monitor.wait_done(t_start, expect)
+        for name in self.status:
+            self.status[name] |= int(getattr(self.dut, name).value)
         if self.readout:  # the result stays in RAM: read it out (cycles not counted)
             await FallingEdge(self.dut.clk_i)
             words = await self.driver.read_words(self.readout, 16)
@@ -327,6 +330,7 @@ class Bench:
             "traced": self.traced,
             "probed": self.probed,
             "failures": self.failures[:10],
+            **({"status": dict(self.status)} if self.status else {}),
         }
 
 

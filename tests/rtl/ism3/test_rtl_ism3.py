@@ -46,6 +46,7 @@ def test_rtl_ism3(rng: random.Random, sets: dict[str, int]) -> None:
     assert res["cycles"] == spec.hw(spec.resolve(sets)).cycles()
     assert set(res["scenarios"]) == {"exponent_chain", "start_while_busy", "racing"}
     assert res["scenarios"]["racing"] == {"race": 0, "right": True}
+    assert res["status"] == {"race_o": 0}
 
 
 @pytest.mark.rtl_wide

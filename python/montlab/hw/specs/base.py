@@ -247,6 +247,11 @@ class HwSpec:
         """Input values held from reset on (RAM write enables low)."""
         return {}
 
+    def status_ports(self, ap: HwParams) -> list[str]:
+        """Sticky 1-bit outputs (error flags) that the simulation summary reports: each one's
+        OR over the run's operations, read at done_o."""
+        return []
+
     def readout(self, ap: HwParams) -> list[RamRead]:
         """Reads that return the result after done_o; empty: the result port holds it."""
         return []

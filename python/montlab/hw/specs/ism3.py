@@ -130,6 +130,16 @@ class Ism3(HwSpec):
         z, fft_z = mod.mont_mul_spectral(cfg, mod.fft(cfg, x), mod.fft(cfg, y), tr)
         return self.pack(ap, z, fft_z)
 
+    def variant(self, ap: HwParams) -> list[str]:
+        """An in-place engine that races (B + 2 < S/2) is expected to give wrong products."""
+        if self.hw(ap).engine.races:
+            return ["ISM3 Sec. IV-E racing: in-place storage, B + 2 < S/2 (see fermat_ntt)"]
+        return []
+
+    def status_ports(self, ap: HwParams) -> list[str]:
+        """race_o: the engine overwrote a word before reading it (in-place racing)."""
+        return ["race_o"]
+
     def readout(self, ap: HwParams) -> list[RamRead]:
         digits = [RamRead("rd", j, (("rd_sel_i", 0),)) for j in range(ap["s"])]
         return digits + [RamRead("rd", i, (("rd_sel_i", 1),)) for i in range(ap["d"])]
