@@ -10,40 +10,46 @@
 // Parameters: K (q = 2^K + 1); D points (a power of two, D >= 4 LANES); LANES butterflies per
 //   cycle (a power of two); BFLY_LAT (>= 1) the butterflies' latency; GROUPS (1 or 2) RAM
 //   groups; PINGPONG (0: stages run in place in the current group; 1: a stage reads one group
-//   and writes the other, which needs GROUPS = 2); OMEGA_LOG2 = g,
-//   the root omega = 2^g (g D = 2K: a primitive D-th root); A_LOG2 = a, the nega-cyclic root
-//   A = 2^a (a 2D = 2K; 0: no nega-cyclic transforms).
-// Function: the vector x (position p at bank p mod 2 LANES, address p / (2 LANES) of the
-//   current group) goes through jn_i stages starting at stage j0_i. Stage j (J = 2^(L-1-j),
-//   L = lg D) maps (x_2k, x_2k+1) to (x_k, x_k+D/2) = (x_2k + t, x_2k - t), t = x_2k+1 2^e with
-//   e = (sign_i ? -1 : 1) g floor(k/J) J + (nega_i ? a J : 0) mod 2K. So j0_i = 0, jn_i = L on
-//   a bit-reversed input gives ISM3's FFT (sign_i = 0) and IFFT before its 2^-L scaling
-//   (sign_i = 1), FMLM3's CT (sign_i = 1), NCT (sign_i = 1, nega_i = 1) and the inverse network
-//   (sign_i = 0) before their scalings, all in natural order.
+//   and writes the other, which needs GROUPS = 2); ORDER (0: consecutive butterflies, ISM3
+//   Fig. 9; 1: split halves, FMLM3 Fig. 8); OMEGA_LOG2 = g, the root omega = 2^g (g D = 2K: a
+//   primitive D-th root); A_LOG2 = a, the nega-cyclic root A = 2^a (a 2D = 2K; 0: none).
+// Function: the vector x goes through jn_i stages starting at stage j0_i. Stage j
+//   (J = 2^(L-1-j), L = lg D) maps (x_2k, x_2k+1) to (x_k, x_k+D/2) = (x_2k + t, x_2k - t),
+//   t = x_2k+1 2^e, e = (sign_i ? -1 : 1) g floor(k/J) J + (nega_i ? a J : 0) mod 2K. So
+//   j0_i = 0, jn_i = L on a bit-reversed input gives ISM3's FFT (sign_i = 0) and IFFT before
+//   its 2^-L scaling (sign_i = 1), FMLM3's CT (sign_i = 1), NCT (sign_i = 1, nega_i = 1) and
+//   the inverse network (sign_i = 0) before their scalings, all in natural order.
+//   Storage of position p (S = D / (2 LANES)): ORDER 0, bank p mod 2 LANES, address
+//   p / (2 LANES); ORDER 1, bank (p / S + p mod 2) mod 2 LANES, address p mod S.
 //   External port (while busy_o is low): ext_we_i writes ext_wdata_i to position ext_widx_i, or
 //   to bitrev(ext_widx_i) with ext_bitrev_i (the input permutation, done by addressing), of the
 //   current group, or of the other one with ext_wother_i (GROUPS = 2: a vector is built there
-//   while the current one is read); swap_i makes the other group current;
-//   ext_re_i reads position ext_ridx_i (of the other group with ext_rother_i) and returns it
-//   times 2^ext_rexp_i (the inverse
-//   scalings: 2^-L, P^-1, (A^n P)^-1 are powers of two) on ext_rdata_o two cycles later, with
-//   ext_rvalid_o.
+//   while the current one is read); swap_i makes the other group current; ext_re_i reads
+//   position ext_ridx_i (of the other group with ext_rother_i) and returns it times
+//   2^ext_rexp_i (the inverse scalings 2^-L, P^-1, (A^n P)^-1 are powers of two) on
+//   ext_rdata_o two cycles later, with ext_rvalid_o.
 // Ranges: entries in [0, q); any exponent word; 1 <= jn_i, j0_i + jn_i <= L.
-// Left out: FMLM3's split-halves issue order and its c = 1/2 (sqrt 2) stage; stalling; a
-//   second external port (one sample per cycle each way).
-// Schedule (S = D / (2 LANES) issue cycles per stage, B = BFLY_LAT): start_i is taken while
-//   busy_o is low; stage s of the run issues reads of address c = 0..S-1 (all banks) in cycles
-//   1 + s PER + c, PER = max(S, S/2 + B + 2). The data reach the butterflies one cycle later;
-//   butterfly k = LANES c + l (lane l) takes banks 2l, 2l+1. Its lower output x_k is written
-//   B + 1 cycles after the issue, its upper output x_k+D/2 one cycle later: the channel switch
-//   (outputs of c and c - 1 share no bank, since c and c - 1 differ in parity). PER is the
-//   shortest period at which stage s + 1 reads nothing before stage s has written it. The run
-//   writes its last word in cycle (jn - 1) PER + S + B + 2 and done_o is high in the cycle
-//   after; busy_o is high from the cycle after start_i up to that cycle.
-//   swap_i takes effect at the clock edge (ignored while busy_o or with start_i).
-//   Racing (PINGPONG = 0): stage s overwrites upper position x_k+D/2 before reading its old
-//   word exactly when B + 2 < S/2 (an ISM3 Sec. IV-E "racing"). race_o then goes high and
-//   stays high until reset; with PINGPONG = 1 no write lands in the group being read.
+// Left out: FMLM3's c = 1/2 (sqrt 2) stage; stalling; a second external port (one sample per
+//   cycle each way).
+// Schedule (B = BFLY_LAT): start_i is taken while busy_o is low; stage s of the run issues
+//   cycle c = 0..S-1 in cycle 1 + s PER + c, PER = max(S, S/2 + B + 2); the data reach the
+//   butterflies one cycle later.
+//   ORDER 0: cycle c reads address c of every bank; butterfly k = LANES c + l (lane l) takes
+//   banks 2l, 2l+1. Its lower output x_k is written B + 1 cycles after the issue, its upper
+//   output x_k+D/2 one cycle later: the channel switch (outputs of c and c - 1 share no bank,
+//   since c and c - 1 differ in parity). The run's last write is in cycle
+//   (jn - 1) PER + S + B + 2.
+//   ORDER 1: cycle c runs butterflies k = c + l S; x_2k, x_2k+1 sit at addresses 2c mod S and
+//   2c + 1 mod S of banks 2l, 2l+1 (c < S/2) or 2l+1, 2l+2 (c >= S/2); all 2 LANES outputs go
+//   to address c, B + 1 cycles after the issue (no channel switch). The last write is in cycle
+//   (jn - 1) PER + S + B + 1.
+//   PER is the shortest period at which stage s + 1 reads nothing before stage s has written
+//   it (both orders). done_o is high in the cycle after the last write; busy_o is high from
+//   the cycle after start_i up to the last write. swap_i takes effect at the clock edge
+//   (ignored while busy_o or with start_i).
+//   Racing (PINGPONG = 0): a stage overwrites a position before reading its old word exactly
+//   when B + 2 - ORDER < S/2 (an ISM3 Sec. IV-E "racing"). race_o then goes high and stays
+//   high until reset; with PINGPONG = 1 no write lands in the group being read.
 `default_nettype none
 
 module fermat_ntt #(
@@ -53,6 +59,7 @@ module fermat_ntt #(
   parameter integer BFLY_LAT   = 2,
   parameter integer GROUPS     = 1,
   parameter integer PINGPONG   = 0,
+  parameter integer ORDER      = 0,
   parameter integer OMEGA_LOG2 = 2,
   parameter integer A_LOG2     = 0
 ) (
@@ -88,7 +95,7 @@ module fermat_ntt #(
   localparam integer AB    = $clog2(S);
   localparam integer RAW_GAP = S / 2 + BFLY_LAT + 2;
   localparam integer PER   = (S > RAW_GAP) ? S : RAW_GAP;
-  localparam integer LAST  = S + BFLY_LAT + 1;   // cycle of a run's last write, in its stage
+  localparam integer LAST  = S + BFLY_LAT + 1 - ORDER;   // a run's last write, in its stage
   localparam integer TW    = (PER > LAST ? PER : LAST) + 1;
   localparam integer TB    = $clog2(TW + 1);
   localparam integer GB    = (GROUPS == 2) ? 1 : 0;     // group address bit
@@ -100,6 +107,7 @@ module fermat_ntt #(
   generate
     if (K < 2 || D < 4 * LANES || (1 << L) != D || LANES < 1 || (1 << LB) != NB ||
         BFLY_LAT < 1 || PINGPONG < 0 || PINGPONG > 1 || GROUPS < 1 || GROUPS > 2 ||
+        ORDER < 0 || ORDER > 1 ||
         (PINGPONG == 1 && GROUPS != 2) || OMEGA_LOG2 * D != 2 * K ||
         (A_LOG2 != 0 && A_LOG2 * 2 * D != 2 * K)) begin : g_illegal
       fermat_ntt_illegal_parameters u_stop ();
@@ -161,14 +169,15 @@ module fermat_ntt #(
   assign busy_o = busy_q;
   assign done_o = done_q;
 
-  // --- issue: the address, the twiddle exponents and the tag --------------------------------------
+  // --- issue: the address, the twiddle exponents and the tag -------------------------------------
   wire [AB-1:0] c = t_q[AB-1:0];
   wire [31:0]   jj = {{(32-LW){1'b0}}, j_q};
   wire [31:0]   jsh = L - 1 - jj;                        // lg J
   wire [31:0]   bigj = 32'd1 << jsh;
   wire [EW*LANES-1:0] exps;
   for (l = 0; l < LANES; l = l + 1) begin : g_exp
-    wire [31:0] k    = {{(32-AB){1'b0}}, c} * LANES + l;   // butterfly index
+    wire [31:0] c32  = {{(32-AB){1'b0}}, c};
+    wire [31:0] k    = (ORDER == 0) ? c32 * LANES + l : c32 + l * S;   // butterfly index
     wire [31:0] base = (k >> jsh) << jsh;
     wire [31:0] eg   = OMEGA_LOG2 * base;                 // < K: g D = 2K, base < D/2
     wire [31:0] e1   = (sign_q && eg != 0) ? 2 * K - eg : eg;
@@ -204,20 +213,45 @@ module fermat_ntt #(
   wire [L-1:0]   wpos  = ext_bitrev_i ? widx_rev : ext_widx_i;
   wire           ext_w = ext_we_i && !busy_q;
   wire           ext_r = ext_re_i && !busy_q;
-  wire [RAW-1:0] ext_wa, ext_ra, iss_ra;
+  // Position p -> (bank, address). ORDER 0: bank p mod 2 LANES, address p / (2 LANES).
+  // ORDER 1: a = p mod S, m = p / S; bank (m + a mod 2) mod 2 LANES, address a.
+  wire [LB-1:0] wbank, rbank;
+  wire [AB-1:0] waddr, raddr;
+  if (ORDER == 0) begin : g_map0
+    assign wbank = wpos[LB-1:0];
+    assign waddr = wpos[L-1:LB];
+    assign rbank = ext_ridx_i[LB-1:0];
+    assign raddr = ext_ridx_i[L-1:LB];
+  end else begin : g_map1
+    assign wbank = wpos[L-1:AB] + {{(LB-1){1'b0}}, wpos[0]};
+    assign waddr = wpos[AB-1:0];
+    assign rbank = ext_ridx_i[L-1:AB] + {{(LB-1){1'b0}}, ext_ridx_i[0]};
+    assign raddr = ext_ridx_i[AB-1:0];
+  end
+  wire [RAW-1:0] ext_wa, ext_ra;
   if (GB != 0) begin : g_ga
-    assign ext_wa = {grp_q ^ ext_wother_i, wpos[L-1:LB]};
-    assign ext_ra = {grp_q ^ ext_rother_i, ext_ridx_i[L-1:LB]};
-    assign iss_ra = {rgrp_q, c};
+    assign ext_wa = {grp_q ^ ext_wother_i, waddr};
+    assign ext_ra = {grp_q ^ ext_rother_i, raddr};
   end else begin : g_gn
-    assign ext_wa = wpos[L-1:LB];
+    assign ext_wa = waddr;
     wire unused_groups = ^{ext_wother_i, swap_i, ext_rother_i};
-    assign ext_ra = ext_ridx_i[L-1:LB];
-    assign iss_ra = c;
+    assign ext_ra = raddr;
   end
 
+  // Issue addresses. ORDER 0: address c of every bank. ORDER 1: cycle c reads x_2n, x_2n+1 of
+  // butterflies n = c + l S: addresses 2c mod S and 2c + 1 mod S, the odd banks the second
+  // one in the first half of the stage (c < S/2) and the first one in the second half.
+  wire [AB-1:0] base2 = c << 1;
+  wire          hf    = c[AB-1];
   for (b = 0; b < NB; b = b + 1) begin : g_bank
-    wire ld = ext_w && (wpos[LB-1:0] == b);
+    wire [AB-1:0] ia = (ORDER == 0) ? c : base2 + {{(AB-1){1'b0}}, b[0] ^ hf};
+    wire [RAW-1:0] iss_ra;
+    if (GB != 0) begin : g_ig
+      assign iss_ra = {rgrp_q, ia};
+    end else begin : g_in
+      assign iss_ra = ia;
+    end
+    wire ld = ext_w && (wbank == b);
     sdp_ram #(.W(K + 1), .DEPTH(S << GB), .AW(RAW)) u_ram (
       .clk_i(clk_i),
       .we_i(bwe[b]), .waddr_i(bwa[b]), .wdata_i(bwd[b]),
@@ -234,7 +268,7 @@ module fermat_ntt #(
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i(ext_r), .q_o(rv1)
   );
   delay_line #(.W(LB + EW), .N(1)) u_rsel (
-    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({ext_ridx_i[LB-1:0], ext_rexp_i}), .q_o({rbank1, rexp1})
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({rbank, ext_rexp_i}), .q_o({rbank1, rexp1})
   );
   wire [K:0] rword = rdata[rbank1];
   wire [K:0] rscaled;
@@ -251,10 +285,14 @@ module fermat_ntt #(
   wire [TAGW-1:0]       btag [0:LANES-1];
   wire [K:0]            bs   [0:LANES-1];
   wire [K:0]            bd   [0:LANES-1];
+  wire hf1 = (ORDER != 0) && tag1[TAGW-1];   // ORDER 1: the issue was in the second half
   for (l = 0; l < LANES; l = l + 1) begin : g_bfly
+    // ORDER 1, second half: x_2n in bank 2l + 1, x_2n+1 in bank 2l + 2 (mod 2 LANES).
+    wire [K:0] ba = hf1 ? rdata[2*l+1] : rdata[2*l];
+    wire [K:0] bb = hf1 ? rdata[(2*l+2) % NB] : rdata[2*l+1];
     fermat_bfly #(.K(K), .EW(EW), .TW(TAGW), .LATENCY(BFLY_LAT)) u_bfly (
       .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(v1), .tag_i(tag1),
-      .a_i(rdata[2*l]), .b_i(rdata[2*l+1]), .e_i(exps1[l*EW +: EW]),
+      .a_i(ba), .b_i(bb), .e_i(exps1[l*EW +: EW]),
       .valid_o(bv[l]), .tag_o(btag[l]), .s_o(bs[l]), .d_o(bd[l])
     );
   end
@@ -283,22 +321,46 @@ module fermat_ntt #(
     always @(posedge clk_i) ud_q[l] <= bd[l];
   end
 
-  // Bank LANES h + l: the lower output of lane l when c is of parity h, else the delayed upper.
+  // ORDER 0, bank LANES h + l: the lower output of lane l when c is of parity h, else the
+  // delayed upper. ORDER 1: every output now at address c, lane l's x_n in bank l + c mod 2
+  // and its x_n+D/2 in bank l + LANES + c mod 2 (mod 2 LANES).
   localparam [31:0] HALF32 = S / 2;
   wire [AB-1:0] half = HALF32[AB-1:0];
-  wire [NB-1:0] low_hits;   // bank b takes a lower output this cycle
+  wire [NB-1:0] low_hits;   // bank b takes an output of this cycle
+  wire [L-1:0]  wposs [0:NB-1];
   for (b = 0; b < NB; b = b + 1) begin : g_wb
     localparam integer H = b / LANES;
     localparam integer LN = b % LANES;
-    wire low_hit = lv && (lc[0] == H[0]);
-    wire up_hit  = uv_q && (uc_q[0] == H[0]);
-    wire [AB-1:0] la = lc >> 1;
-    wire [AB-1:0] ua = half + (uc_q >> 1);
-    wire [AB-1:0] wa = low_hit ? la : ua;
-    wire          wg = low_hit ? lgrp : ugrp_q;
+    wire          low_hit, up_hit;
+    wire [AB-1:0] wa;
+    wire          wg;
+    wire [K:0]    wd;
+    if (ORDER == 0) begin : g_o0
+      assign low_hit = lv && (lc[0] == H[0]);
+      assign up_hit  = uv_q && (uc_q[0] == H[0]);
+      wire [AB-1:0] la = lc >> 1;
+      wire [AB-1:0] ua = half + (uc_q >> 1);
+      assign wa = low_hit ? la : ua;
+      assign wg = low_hit ? lgrp : ugrp_q;
+      assign wd = low_hit ? bs[LN] : ud_q[LN];
+    end else begin : g_o1
+      wire [LB-1:0] r   = b[LB-1:0] - {{(LB-1){1'b0}}, lc[0]};   // output slot of this bank
+      wire [31:0]   r32 = {{(32-LB){1'b0}}, r};
+      wire [K:0]    lo_w = bs[r32 % LANES];
+      wire [K:0]    up_w = bd[r32 % LANES];
+      assign low_hit = lv;
+      assign up_hit  = 1'b0;
+      assign wa = lc;
+      assign wg = lgrp;
+      assign wd = (r32 < LANES) ? lo_w : up_w;
+      wire unused_o1 = ^{uv_q, uc_q, ugrp_q, half, ud_q[LN]};
+    end
     assign bwe[b] = low_hit || up_hit;
     assign low_hits[b] = low_hit;
-    assign bwd[b] = low_hit ? bs[LN] : ud_q[LN];
+    assign bwd[b] = wd;
+    // The position written: ORDER 0 {address, bank}; ORDER 1 {bank - a mod 2, address}.
+    wire [LB-1:0] wm = b[LB-1:0] - {{(LB-1){1'b0}}, wa[0]};
+    assign wposs[b] = (ORDER == 0) ? {wa, b[LB-1:0]} : {wm, wa};
     if (GB != 0) begin : g_wga
       assign bwa[b] = {wg, wa};
     end else begin : g_wgn
@@ -314,11 +376,20 @@ module fermat_ntt #(
   if (PINGPONG == 0) begin : g_race
     reg  [D-1:0]  pend_q [0:1];
     wire [31:0]   c32 = {{(32-AB){1'b0}}, c};
-    wire [D-1:0]  rd_mask = {{(D-NB){1'b0}}, {NB{1'b1}}} << (c32 * NB);
+    // Positions read in this cycle. ORDER 0: 2 LANES consecutive ones at c 2 LANES. ORDER 1:
+    // m S + 2c mod S and the next, for m = hf, hf + 2, ...: a constant pattern (two ones at
+    // every 2S) shifted by hf S + 2c mod S.
+    wire [D-1:0] pat;
+    for (b = 0; b < D; b = b + 1) begin : g_pat
+      assign pat[b] = (ORDER == 0) ? (b < NB) : ((b % (2 * S)) < 2);
+    end
+    wire [31:0]  rsh = (ORDER == 0) ? c32 * NB
+                     : {31'd0, hf} * S + {{(32-AB){1'b0}}, base2};
+    wire [D-1:0] rd_mask = pat << rsh;
     wire [NB-1:0] hit;
     for (b = 0; b < NB; b = b + 1) begin : g_hit
       wire          par = low_hits[b] ? lpar : upar_q;
-      wire [L-1:0]  pos = {bwa[b][AB-1:0], b[LB-1:0]};
+      wire [L-1:0]  pos = wposs[b];
       // A read in the cycle of the write gets the old word (read first): not a race.
       wire [D-1:0]  pv  = pend_q[par] & ~((issue && par == par_q) ? rd_mask : {D{1'b0}});
       assign hit[b] = bwe[b] && pv[pos];
@@ -334,7 +405,7 @@ module fermat_ntt #(
       else if (|hit) race_q <= 1'b1;
     end
   end else begin : g_norace
-    wire unused_par = ^{lpar, upar_q, low_hits};
+    wire unused_par = ^{lpar, upar_q, low_hits, wposs[0]};
     always @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) race_q <= 1'b0;
     end

@@ -120,8 +120,14 @@ def test_ism3_page(tmp_path: Path) -> None:
     syn = {"LUT": 100, "FF": 1, "DSP48": 9, "RAMB36": 0, "RAMB18": 0, "LUTRAM": 5, "depth": 9}
     t3 = [
         _ism3_row(64, 128, 28, sim=_sim(1568), synth=syn),
-        _ism3_row(128, 128, 60, sim=_sim(1580), synth={**syn, "DSP48": 27},
-                  pnr={"fits": True, "fmax_mhz": 80.0, "latency_us": 19.75}),  # fmt: skip
+        _ism3_row(
+            128,
+            128,
+            60,
+            sim=_sim(1580),
+            synth={**syn, "DSP48": 27},
+            pnr={"fits": True, "fmax_mhz": 80.0, "latency_us": 19.75},
+        ),  # fmt: skip
     ]
     ml = [
         _ism3_row(64, 128, 28, point={"level_lat": ll}, sim=_sim(1568 - 6 * (4 - ll)))

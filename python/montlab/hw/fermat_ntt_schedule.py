@@ -5,14 +5,15 @@ RTL tests compare the simulated cycles with it, and the reports label it as a mo
 
 Contract:
   * :class:`Engine` holds the parameters that shape the schedule: D points, LANES butterflies
-    per cycle, B = BFLY_LAT and PINGPONG. S = D / (2 LANES) issue cycles per stage.
-  * Closed forms (the RTL header states them): the stage period PER = max(S, S/2 + B + 2);
-    a run of n stages writes its last word in cycle (n - 1) PER + S + B + 2 (the start cycle is
-    0, the first issue cycle 1) and raises done_o one cycle later; racing (PINGPONG = 0) happens
-    exactly when B + 2 < S/2.
-  * :func:`simulate` replays the run access by access (reads at issue, lower writes B + 1 cycles
-    later, upper writes B + 2, read-first RAM) and counts the hazards independently of the
-    closed forms: reads of a word the previous stage has not written yet (RAW) and writes over a
+    per cycle, B = BFLY_LAT, PINGPONG and ORDER (0: consecutive butterflies, ISM3; 1: split
+    halves, butterflies c + l S, FMLM3). S = D / (2 LANES) issue cycles per stage.
+  * Closed forms (the RTL header states them): the stage period PER = max(S, S/2 + B + 2) for
+    both orders; a run of n stages writes its last word in cycle (n - 1) PER + S + B + 2 - ORDER
+    (the start cycle is 0, the first issue cycle 1) and raises done_o one cycle later; racing
+    (PINGPONG = 0) happens exactly when B + 2 - ORDER < S/2.
+  * :func:`simulate` replays the run access by access (reads at issue; ORDER 0: lower writes
+    B + 1 cycles later, upper writes B + 2, after the channel switch; ORDER 1: both B + 1;
+    read-first RAM) and counts the hazards independently of the closed forms: reads of a word the previous stage has not written yet (RAW) and writes over a
     word the stage has not read yet (racing, in-place storage only). The tests check that the
     closed forms agree with it, and that PER is the shortest period free of RAW hazards.
 
@@ -31,6 +32,7 @@ class Engine:
     lanes: int  #: butterflies per cycle (a power of two)
     bfly_lat: int  #: BFLY_LAT (>= 1)
     pingpong: bool
+    order: int = 0  #: 0 consecutive butterflies (ISM3), 1 split halves (FMLM3)
 
     def __post_init__(self) -> None:
         if self.lanes < 1 or self.lanes & (self.lanes - 1):
@@ -39,6 +41,8 @@ class Engine:
             raise ValueError(f"d = {self.d} must be a power of two >= 4 lanes")
         if self.bfly_lat < 1:
             raise ValueError("bfly_lat must be >= 1")
+        if self.order not in (0, 1):
+            raise ValueError(f"order = {self.order} must be 0 or 1")
 
     @property
     def stages(self) -> int:
@@ -61,7 +65,7 @@ class Engine:
 
     def last_write(self, n: int) -> int:
         """Cycle of the last write of an n-stage run (start cycle 0, first issue cycle 1)."""
-        return (n - 1) * self.period + self.s + self.bfly_lat + 2
+        return (n - 1) * self.period + self.s + self.bfly_lat + 2 - self.order
 
     def done_cycle(self, n: int) -> int:
         """The cycle in which done_o is high: one after the last write."""
@@ -70,7 +74,16 @@ class Engine:
     @property
     def races(self) -> bool:
         """In-place storage overwrites an upper word before the stage reads it."""
-        return not self.pingpong and self.bfly_lat + 2 < self.s // 2
+        return not self.pingpong and self.bfly_lat + 2 - self.order < self.s // 2
+
+    def read_cycle(self, p: int) -> int:
+        """The issue cycle (within a stage) that reads position p. ORDER 0: address p // 2LANES
+        of every bank. ORDER 1: cycle c reads positions 2c + j + 2lS (m = p // S even) and,
+        from c = S/2 on, 2c + j - S + (2l + 1) S (m odd)."""
+        if self.order == 0:
+            return p // self.banks
+        m, a = divmod(p, self.s)
+        return a // 2 if m % 2 == 0 else (a + self.s) // 2
 
 
 @dataclass(frozen=True)
@@ -83,10 +96,10 @@ class Replay:
 def simulate(eng: Engine, n: int, period: int | None = None) -> Replay:
     """Replay an n-stage run access by access (``period`` overrides PER, to probe shorter ones).
 
-    Position p lives at bank p mod 2 LANES, address p // (2 LANES); a stage reads addresses
-    0..S-1 in order (all banks) and writes x_k at issue + B + 1, x_k+D/2 at issue + B + 2, where
-    issue is the cycle of butterfly group c = k // LANES. A read in the cycle of a write to its
-    word gets the old word (read first).
+    A stage reads position p in cycle :meth:`Engine.read_cycle`; butterfly k (ORDER 0: k =
+    LANES c + l; ORDER 1: k = c + l S) issued in cycle c writes x_k at c + B + 1 and x_k+D/2 at
+    c + B + 2 (ORDER 0, after the channel switch) or c + B + 1 (ORDER 1). A read in the cycle of
+    a write to its word gets the old word (read first).
     """
     per = eng.period if period is None else period
     s, lanes, nb, b = eng.s, eng.lanes, eng.banks, eng.bfly_lat
@@ -96,15 +109,16 @@ def simulate(eng: Engine, n: int, period: int | None = None) -> Replay:
     last = 0
     for stage in range(n):
         t0 = 1 + stage * per
-        read_at = {p: t0 + p // nb for p in range(eng.d)}
+        read_at = {p: t0 + eng.read_cycle(p) for p in range(eng.d)}
         for p, t in read_at.items():
             if stage > 0 and not t > written[p]:
                 raw += 1
         new: dict[int, int] = {}
         for c in range(s):
             for lane in range(lanes):
-                k = lanes * c + lane
-                for pos, when in ((k, t0 + c + b + 1), (k + half, t0 + c + b + 2)):
+                k = lanes * c + lane if eng.order == 0 else c + lane * s
+                up = t0 + c + b + 2 - eng.order
+                for pos, when in ((k, t0 + c + b + 1), (k + half, up)):
                     new[pos] = when
                     last = max(last, when)
                     if not eng.pingpong and when < read_at[pos]:

@@ -4,7 +4,9 @@ Contract: the DUT has the common interface of ``rtl/*/`` (clk_i, rst_ni, start_i
 done_o and the result port; see :mod:`montlab.hw.specs.base`). The architecture's spec says
 everything that differs: how an operation is loaded (:class:`Driver` writes the spec's RAM
 writes one per cycle before start_i, counted as load cycles, then holds the port values and
-pulses start_i for one cycle while busy_o is low), the expected result (:class:`Model`, the
+pulses start_i for one cycle while busy_o is low), how the result comes back (the result port at
+done_o, or reads through a read port after it, :meth:`Driver.read_words`), the sticky status
+flags reported in the summary, the expected result (:class:`Model`, the
 reference model ``montlab.ref.<id>``, imported, never copied), the per-edge probes against the
 model's trace, and the cycle count of our schedule (a model, checked here). :class:`Monitor`
 counts the clock edges from the one that takes start_i to the one after which done_o is high.

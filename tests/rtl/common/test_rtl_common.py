@@ -290,6 +290,17 @@ LINT = {
             "A_LOG2": 2,
         },
         {"K": 128, "D": 256, "LANES": 4, "BFLY_LAT": 2, "PINGPONG": 0, "OMEGA_LOG2": 1},
+        {"K": 32, "D": 16, "LANES": 2, "BFLY_LAT": 3, "ORDER": 1, "OMEGA_LOG2": 4, "A_LOG2": 2},
+        {
+            "K": 8,
+            "D": 8,
+            "LANES": 2,
+            "BFLY_LAT": 1,
+            "ORDER": 1,
+            "GROUPS": 2,
+            "PINGPONG": 1,
+            "OMEGA_LOG2": 2,
+        },
     ],
 }
 
@@ -336,6 +347,7 @@ ILLEGAL = [
     ("fermat_ntt", {"PINGPONG": 2}),
     ("fermat_ntt", {"PINGPONG": 1, "GROUPS": 1}),
     ("fermat_ntt", {"GROUPS": 3}),
+    ("fermat_ntt", {"ORDER": 2}),
 ]
 
 

@@ -7,6 +7,8 @@ schedule model montlab.hw.fermat_ntt_schedule.
     own (j0 = j, jn = 1) against ism3_stage.
   * FMLM3 rings (P = D, c = K / D): CT, NCT, CT^-1 (read back times P^-1) and NCT^-1 (times
     (A^n P)^-1), against ct_network ... inct_network and every stage against cg_stage.
+  * Both issue orders: consecutive butterflies (ORDER 0, ISM3) and split halves (ORDER 1,
+    FMLM3), each with its bank mapping.
   * Cycles: done_o exactly in the model's cycle for one stage and for a whole transform,
     busy_o high until the last write; race_o low, except where the model says the in-place
     schedule races: there race_o rises and the result is wrong, and the same run with
@@ -30,11 +32,19 @@ MODULE = "test_rtl_fermat_ntt"
 
 
 def _eng(
-    k: int, d: int, lanes: int, lat: int, pp: int, g: int, a: int = 0, groups: int = 0
+    k: int,
+    d: int,
+    lanes: int,
+    lat: int,
+    pp: int,
+    g: int,
+    a: int = 0,
+    groups: int = 0,
+    order: int = 0,
 ) -> dict[str, int]:
     """Engine parameters; GROUPS defaults to 2 with ping-pong, else 1."""
     return {"K": k, "D": d, "LANES": lanes, "BFLY_LAT": lat, "GROUPS": groups or 1 + pp,
-            "PINGPONG": pp, "OMEGA_LOG2": g, "A_LOG2": a}  # fmt: skip
+            "PINGPONG": pp, "ORDER": order, "OMEGA_LOG2": g, "A_LOG2": a}  # fmt: skip
 
 
 ISM3 = ["ism3_fwd", "ism3_inv"]
@@ -47,6 +57,8 @@ NTT = [
     (_eng(32, 64, 1, 2, 1, 1), ISM3),
     (_eng(32, 64, 1, 2, 0, 1), ["race"]),
     (_eng(32, 16, 2, 3, 0, 4, 2, 2), FMLM3),  # in place, a second group for staging
+    (_eng(32, 16, 2, 3, 0, 4, 2, order=1), FMLM3),  # split halves (FMLM3's issue order)
+    (_eng(32, 32, 2, 2, 1, 2, order=1), ISM3),
 ]
 NTT_WIDE = [
     (_eng(64, 64, 4, 2, 1, 2), ISM3),  # ISM3 Table III, 926 bits
@@ -59,6 +71,14 @@ NTT_WIDE = [
     (_eng(64, 32, 8, 6, 1, 4, 2), FMLM3),
     (_eng(128, 64, 2, 6, 0, 4, 2), FMLM3),
     (_eng(8, 16, 1, 1, 1, 1), ISM3),
+    (_eng(16, 32, 2, 1, 1, 1), ISM3),
+    (_eng(16, 8, 2, 2, 0, 4, 2), FMLM3),
+    (_eng(32, 64, 1, 2, 0, 1, order=1), ["race"]),  # split halves in place: B + 1 < S/2
+    (_eng(32, 64, 1, 2, 1, 1, order=1), ISM3),
+    (_eng(64, 32, 8, 6, 1, 4, 2, order=1), FMLM3),
+    (_eng(128, 64, 4, 6, 0, 4, 2, order=1), FMLM3),
+    (_eng(8, 8, 1, 1, 0, 2, 1, order=1), FMLM3),
+    (_eng(128, 256, 4, 15, 0, 1, order=1), ISM3),  # B + 1 = S/2: no race
 ]
 
 
@@ -82,7 +102,13 @@ def test_rtl_fermat_ntt_wide(rng: random.Random, params: dict[str, int], kinds: 
 def test_race_sets_match_the_model() -> None:
     """The "race" sets race in the model and their ping-pong twins do not."""
     for params, kinds in NTT + NTT_WIDE:
-        eng = Engine(params["D"], params["LANES"], params["BFLY_LAT"], bool(params["PINGPONG"]))
+        eng = Engine(
+            params["D"],
+            params["LANES"],
+            params["BFLY_LAT"],
+            bool(params["PINGPONG"]),
+            params["ORDER"],
+        )
         assert eng.races == (kinds == ["race"]), params
 
 
@@ -102,7 +128,9 @@ class NttBench:
         self.dut, self.p, self.chk = dut, params, chk
         self.k, self.d = params["K"], params["D"]
         self.l = self.d.bit_length() - 1
-        self.eng = Engine(self.d, params["LANES"], params["BFLY_LAT"], bool(params["PINGPONG"]))
+        self.eng = Engine(
+            self.d, params["LANES"], params["BFLY_LAT"], bool(params["PINGPONG"]), params["ORDER"]
+        )
 
     async def reset(self) -> None:
         dut = self.dut
