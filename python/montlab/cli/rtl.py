@@ -143,6 +143,7 @@ def rtl_sim(
         "traced": res["traced"],
         "probed": res["probed"],
         "failures": res["failures"],
+        **({"status": res["status"]} if "status" in res else {}),
     }
     if as_json:
         emit_json(out)
@@ -153,6 +154,8 @@ def rtl_sim(
         t.add_row("params", ", ".join(f"{k}={v}" for k, v in out["params"].items()))
         for key in ("vectors", "mismatches", "cycles", "cycle_model", "load_cycles", "probed"):
             t.add_row(key, str(out[key]))
+        for name, value in out.get("status", {}).items():
+            t.add_row(name, str(value))
         console.print(t)
         for f in out["failures"]:
             click.echo(f"mismatch: {f}", err=True)
