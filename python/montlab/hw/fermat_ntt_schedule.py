@@ -102,7 +102,7 @@ def simulate(eng: Engine, n: int, period: int | None = None) -> Replay:
     a write to its word gets the old word (read first).
     """
     per = eng.period if period is None else period
-    s, lanes, nb, b = eng.s, eng.lanes, eng.banks, eng.bfly_lat
+    s, lanes, b = eng.s, eng.lanes, eng.bfly_lat
     half = eng.d // 2
     written: dict[int, int] = {}  # position -> cycle of its latest write (previous stage's)
     raw = races = 0

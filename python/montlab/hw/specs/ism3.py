@@ -227,8 +227,10 @@ class Ism3(HwSpec):
         out[hw.phase_done_edge("MUL_T")] += [
             Probe((("u_t.mem", i),), t_word[i], f"MUL_T: T RAM[{i}] (redundant)") for i in range(d)
         ]
+        eps = ent["epsilon"]
+        assert isinstance(eps, int)
         out[hw.phase_done_edge("ACC_Z")].append(
-            Probe((("u_acc.eps_q", None),), int(ent["epsilon"]), "ACC_Z: epsilon")  # type: ignore[call-overload]
+            Probe((("u_acc.eps_q", None),), eps, "ACC_Z: epsilon")
         )
         return out
 
