@@ -31,7 +31,8 @@
 // Schedule: start_i at an edge while idle; the phases run back to back (phase_o); the
 //   engine's transforms follow montlab.hw.fermat_ntt_schedule, and a whole product takes
 //   montlab.hw.ism3_schedule's cycles (the tests compare). MUL phases stream one index per
-//   cycle: operands 2 cycles after the read, the product u_mul's latency later, then the write
+//   cycle: operands 2 cycles after the read, the product u_mul's latency later, one rank to
+//   meet the T word (Z = T + K in MUL_K), one rank to register the write data, then the write
 //   to the engine's other group at the bit-reversed position. ACC phases read coefficients one
 //   per cycle (times 2^-L), a digit leaves the accumulator 3 cycles after its read and is
 //   written at its bit-reversed position, then zeros pad positions s..D-1. A transform phase
@@ -282,6 +283,18 @@ module ism3 #(
     .neg_i(zsg), .mag_i({{(V-1){1'b0}}, zsg ? zneg : zsum}), .step_o(zstep), .res_o(zres)
   );
 
+  // One rank before the engine write (the MUL write data: product, or Z = T + K reduced).
+  wire          wv;
+  wire [L-1:0]  wi;
+  wire [V:0]    wres;
+  delay_line #(.W(1), .N(1), .RST(1)) u_wv (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(pv), .q_o(wv)
+  );
+  delay_line #(.W(L + V + 1), .N(1)) u_wd (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({pi, (phase_q == P_MUL_K) ? zres : pres}),
+    .q_o({wi, wres})
+  );
+
   // --- ACC phases ------------------------------------------------------------------------------
   wire          iss_acc = issuing && is_acc;
   wire          av;
@@ -307,10 +320,9 @@ module ism3 #(
   );
 
   // --- engine writes ---------------------------------------------------------------------------
-  assign e_we    = run && ((is_mul && pv) || (is_acc && (dv || zero_fill)));
-  assign e_widx  = is_mul ? pi : wr_q[L-1:0];
-  assign e_wdata = is_mul ? ((phase_q == P_MUL_K) ? zres : pres)
-                          : (zero_fill ? {(V+1){1'b0}} : {{(V+1-MU){1'b0}}, digit});
+  assign e_we    = run && ((is_mul && wv) || (is_acc && (dv || zero_fill)));
+  assign e_widx  = is_mul ? wi : wr_q[L-1:0];
+  assign e_wdata = is_mul ? wres : (zero_fill ? {(V+1){1'b0}} : {{(V+1-MU){1'b0}}, digit});
 
   // --- read port -------------------------------------------------------------------------------
   reg  [1:0] rsel1_q, rsel2_q;

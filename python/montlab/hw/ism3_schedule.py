@@ -10,9 +10,9 @@ cycle 1. :meth:`Ism3Hw.cycles` counts the edges from edge 0 to the one after whi
 high (what the flow measures). The phase lengths, with s = D/2, ML the
 multiplier's latency (karatsuba_mul's BASE_LAT + LEVELS LEVEL_LAT, + 1 reduction rank) and
 T_NTT the engine's done cycle for L = lg D stages (montlab.hw.fermat_ntt_schedule):
-  * MUL (T = X.Y, U = G.N', Z = T + M.N): D + ML + 4 (D reads, operands 2 cycles later, the
-    product ML later, one rank to meet the T word, the write, and the cycle that sees the
-    D-th write);
+  * MUL (T = X.Y, U = G.N', Z = T + M.N): D + ML + 5 (D reads, operands 2 cycles later, the
+    product ML later, one rank to meet the T word, one rank for the write data, the write, and
+    the cycle that sees the D-th write);
   * ACC mod r (g, m): D + 4 (s reads, a digit 3 cycles after its read, then s zeros, and the
     cycle that sees the D-th write); ACC div r (z): D + 6 (two more priming reads);
   * transform: T_NTT + 2 (a swap cycle and a start cycle before the engine's own cycles).
@@ -68,7 +68,7 @@ class Ism3Hw:
     def length(self, phase: str) -> int:
         eng = self.engine
         if phase.startswith("MUL"):
-            return self.d + self.ml + 4
+            return self.d + self.ml + 5
         if phase == "ACC_Z":
             return self.d + 6
         if phase.startswith("ACC"):

@@ -44,7 +44,7 @@ class Ism3(HwSpec):
     name = "ism3"
     ref = "ism3"
     cycle_model = (
-        "montlab.hw.ism3_schedule: 3 MUL (d + ML + 4) + 2 ACC (d + 4) + ACC_Z (d + 6) + "
+        "montlab.hw.ism3_schedule: 3 MUL (d + ML + 5) + 2 ACC (d + 4) + ACC_Z (d + 6) + "
         "6 transforms (engine done cycle + 2) + 1"
     )
     doc = "ISM3 Algorithm 3: one Fermat-ring transform engine, one Karatsuba multiplier"
