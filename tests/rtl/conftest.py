@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # rtl_helpers, rtl_scenarios
+# common_helpers: block-level builds, also for the blocks a design owns (tests/rtl/<design>/).
+sys.path.insert(0, str(Path(__file__).resolve().parent / "common"))
 
 import rtl_helpers  # noqa: E402
 

