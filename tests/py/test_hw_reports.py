@@ -152,3 +152,10 @@ def test_ism3_page(tmp_path: Path) -> None:
     assert "9 (1790 bits), 27 (3838 bits) DSP48 after yosys synth_xilinx: holds" in text
     assert "race_o agrees with the rule at every point simulated: yes" in text
     assert "| 3838 | 100 | 1 | 27 | 0/0 | 5 | 9 | 20759 | 27 | 46/4 | 80.0 | 19.75 | 9.29 |" in text
+    # 1568 and 1580 are not the model's cycles: the page must say so, and agree when they are.
+    assert "DIFFER FROM our schedule model" in text and "DIFFER from its model" in text
+    for row in t3:
+        row["sim"]["cycles"] = ism3._hw(row).cycles()
+    text = ism3.markdown(tables)
+    assert "equal our schedule model" in text and "the measured cycles equal its model" in text
+    assert "ping-pong removes it at every point simulated" in text
