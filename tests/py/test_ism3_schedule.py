@@ -16,6 +16,12 @@ def test_phases_are_contiguous_and_end_at_done() -> None:
     name, start, n = phases[-1]
     assert hw.cycles() == start + n - 1
     assert all(hw.phase_done_edge(p) == s + n - 2 for p, s, n in phases)
+    # The documented sum (rtl/ism3 header, specs.ism3.cycle_model): 3 MUL + 2 ACC + ACC_Z + 6
+    # transforms, from the engine model's own done cycle.
+    eng = hw.engine
+    t_ntt = eng.done_cycle(eng.stages)
+    assert hw.ml == hw.mul_latency + 1 == 3 + 1 * 4 + 1  # 34-bit multiplier: one level
+    assert hw.cycles() == 3 * (32 + hw.ml + 5) + 2 * (32 + 4) + (32 + 6) + 6 * (t_ntt + 2)
 
 
 def test_multiplier_latency_enters_three_times() -> None:

@@ -80,7 +80,7 @@ def _scenario(rng: random.Random, sets: dict[str, int], testcase: str) -> dict:
     ],
 )
 def test_rtl_ism3_racing(rng: random.Random, sets: dict[str, int], races: bool) -> None:
-    """One lane at d = 64: S = 32 issue cycles a stage, S/2 = 16 > B + 2 = 4, so the in-place
+    """One lane at d = 64: S = 32 issue cycles a stage, S/2 = 16 > B + 2 = 8, so the in-place
     engine overwrites words before reading them; ping-pong storage does not."""
     from montlab.hw import specs
 
