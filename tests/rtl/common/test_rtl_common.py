@@ -161,14 +161,16 @@ def test_rtl_csa_tree_wide(rng: random.Random, params: dict[str, int], exhaustiv
 
 
 def test_files_f() -> None:
-    """rtl/common/files.f lists one file per module, named after it, and each module's
-    dependencies (common_helpers.DEPS) come before it."""
-    from common_helpers import SOURCES
+    """rtl/common/files.f lists one file per library module, named after it, and each module's
+    dependencies (common_helpers.DEPS) come before it; a design's own blocks
+    (common_helpers.DESIGN_BLOCKS) are one module per file too, listed last in their DEPS."""
+    from common_helpers import DESIGN_BLOCKS, SOURCES
 
-    assert sorted(f.stem for f in SOURCES) == sorted(DEPS)
-    order = [f.stem for f in SOURCES]
+    assert sorted(f.stem for f in SOURCES) == sorted(set(DEPS) - set(DESIGN_BLOCKS))
+    order = [f.stem for f in SOURCES] + list(DESIGN_BLOCKS)
     for top, deps in DEPS.items():
-        text = (REPO / "rtl" / "common" / f"{top}.v").read_text()
+        path = REPO / "rtl" / (DESIGN_BLOCKS[top] if top in DESIGN_BLOCKS else f"common/{top}.v")
+        text = path.read_text()
         assert "`default_nettype none" in text and text.count("\nmodule ") == 1
         assert f"\nmodule {top} " in text
         assert all(order.index(d) <= order.index(top) for d in deps) and deps[-1] == top
