@@ -1,7 +1,8 @@
 // delay_line: N register ranks on a W-bit word (N = 0: a wire).
 //
-// A montlab building block shared by the pipelined Fermat-ring blocks (fermat_bfly,
-//   karatsuba_mul, fermat_mul): it aligns words that travel beside a datapath.
+// A montlab building block shared by the pipelined blocks (fermat_bfly, karatsuba_core,
+//   fermat_mul, fermat_ntt, ntt64_modmul, ntt64_pe) and the designs: it aligns words that
+//   travel beside a datapath.
 // Parameters: W bits (W >= 1); N ranks (N >= 0); RST 0 = no reset (data), 1 = asynchronous
 //   active-low reset of every rank to 0 (valid tokens).
 // Function: q_o in cycle c + N is d_i of cycle c (N = 0: q_o = d_i).

@@ -13,7 +13,7 @@
 //   2^K + 1, keep |A| <= 2^(2K+1), fermat_reduce's bound); step_o a (K + 3)-bit two's-complement
 //   word in [-2^K - 2, 2^K + 2] congruent to A (in [-2^K + 1, 2^K - 1] when |A| < 2^(2K));
 //   res_o in [0, q). Operands outside [-2^K - 1, 2^K] are outside the contract.
-// Left out: the sum T + K of ISM3 step 9 (a fermat_addsub after res_o), stalling.
+// Left out: the sum T + K of ISM3 step 9 (rtl/ism3 reduces the signed sum itself), stalling.
 // Schedule: operands presented in cycle c give valid_o, step_o and res_o in cycle
 //   c + u_mul.u_core.LATENCY + RED_LAT (3 + 4 levels + 1 at the defaults: 8, 12 and 16 cycles
 //   for K = 32, 64 and 128). The sign-magnitude split is combinational in front of the

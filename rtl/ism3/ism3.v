@@ -35,9 +35,10 @@
 //   meet the T word (Z = T + K in MUL_K), one rank to register the write data, then the write
 //   to the engine's other group at the bit-reversed position. ACC phases read coefficients one
 //   per cycle (times 2^-L), a digit leaves the accumulator 3 cycles after its read and is
-//   written at its bit-reversed position, then zeros pad positions s..D-1. A transform phase
-//   swaps the engine's groups (1 cycle) and starts it (1 cycle). With step_i the sequencer
-//   stops after each phase (paused_o) until go_i. done_o is high for one cycle at the end.
+//   written at its bit-reversed position, then zeros fill indices s..D-1 (at their bit-reversed
+//   positions too). A transform phase swaps the engine's groups (1 cycle) and starts it
+//   (1 cycle). With step_i the sequencer stops after each phase (paused_o) until go_i. done_o
+//   is high for one cycle at the end.
 `default_nettype none
 
 module ism3 #(
@@ -275,7 +276,7 @@ module ism3 #(
 
   // Z = T + K mod q (MUL_K): T is redundant signed (V + 2 bits), K = pres in [0, q). With
   // zsum = hi 2^V + lo (hi signed, 3 bits), zsum = lo - hi mod q, and lo - hi lies in
-  // [-3, 2^V + 3]: one correction by +q or -q gives [0, q) (three carry chains in all).
+  // [-3, 2^V + 3]: one correction by +q or -q gives [0, q) (three adders deep).
   wire [V+2:0] zsum = {tr[V+1], tr} + {2'b00, pres};
   wire [V+1:0] zr   = {2'b00, zsum[V-1:0]} - {{(V-1){zsum[V+2]}}, zsum[V+2:V]};
   wire [V+1:0] q_c  = {2'b01, {(V-1){1'b0}}, 1'b1};

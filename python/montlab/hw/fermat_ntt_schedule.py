@@ -13,9 +13,10 @@ Contract:
     (PINGPONG = 0) happens exactly when B + 2 - ORDER < S/2.
   * :func:`simulate` replays the run access by access (reads at issue; ORDER 0: lower writes
     B + 1 cycles later, upper writes B + 2, after the channel switch; ORDER 1: both B + 1;
-    read-first RAM) and counts the hazards independently of the closed forms: reads of a word the previous stage has not written yet (RAW) and writes over a
-    word the stage has not read yet (racing, in-place storage only). The tests check that the
-    closed forms agree with it, and that PER is the shortest period free of RAW hazards.
+    read-first RAM) and counts the hazards independently of the closed forms: reads of a word
+    the previous stage has not written yet (RAW) and writes over a word the stage has not read
+    yet (racing, in-place storage only). The tests check that the closed forms agree with it,
+    and that PER is the shortest period free of RAW hazards.
 
 Left out: the external port's cycles (one sample per cycle, two cycles of read latency), which
 the designs that use the engine schedule themselves.

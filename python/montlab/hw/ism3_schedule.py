@@ -25,19 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from montlab.hw.fermat_ntt_schedule import Engine
+from montlab.hw.karatsuba import karatsuba_latency
 
 PHASES = (
     "MUL_T", "IFFT_T", "ACC_G", "FFT_G", "MUL_U", "IFFT_U",
     "ACC_M", "FFT_M", "MUL_K", "IFFT_Z", "ACC_Z", "FFT_Z",
 )  # fmt: skip
-
-
-def karatsuba_levels(w: int, base_w: int) -> int:
-    """Ceil-halvings of a w-bit operand until it fits base_w bits (karatsuba_mul's LEVELS)."""
-    levels = 0
-    while w > base_w:
-        w, levels = (w + 1) // 2, levels + 1
-    return levels
 
 
 @dataclass(frozen=True)
@@ -58,7 +51,7 @@ class Ism3Hw:
     @property
     def mul_latency(self) -> int:
         """karatsuba_mul at v + 2 bits: BASE_LAT + LEVELS LEVEL_LAT (the paper: 7/11/15)."""
-        return self.base_lat + karatsuba_levels(self.v + 2, self.base_w) * self.level_lat
+        return karatsuba_latency(self.v + 2, self.base_w, self.base_lat, self.level_lat)
 
     @property
     def ml(self) -> int:

@@ -10,11 +10,12 @@ Contract:
     side as JSON in the environment variable :data:`JOB_ENV`; :func:`load_job` reads it there.
     A failing cocotb test raises AssertionError with its failure messages and the log's path.
   * The Python mirrors of the RTL's elaboration-time rules (:func:`tree_counts`,
-    :func:`tree_latency`, :func:`karatsuba_levels`) and the expected values of every block are
-    here, so that the pytest sweeps and the cocotb checkers share them; so are the
-    pipelined-stream checker (:func:`run_stream`) and a block's ECP5 cell count
-    (:func:`yosys_ecp5_cells`). The per-column and word-level models of the 6:3 counter are
-    imported from montlab.ref.drmmm, never copied.
+    :func:`tree_latency`; :func:`karatsuba_levels` and :func:`karatsuba_latency` are
+    montlab.hw.karatsuba's, re-exported) and the expected values of every block are here, so
+    that the pytest sweeps and the cocotb checkers share them; so are the pipelined-stream
+    checker (:func:`run_stream`) and a block's ECP5 cell count (:func:`yosys_ecp5_cells`). The
+    per-column and word-level models of the 6:3 counter are imported from montlab.ref.drmmm,
+    never copied.
   * Blocks a design owns (:data:`DESIGN_BLOCKS`, e.g. rtl/ntt64's Goldilocks blocks) build and
     run the same way.
 
@@ -30,6 +31,8 @@ import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Mapping
+
+from montlab.hw.karatsuba import karatsuba_latency, karatsuba_levels  # noqa: F401 (re-export)
 
 REPO = Path(__file__).resolve().parents[3]
 RTL = REPO / "rtl"
@@ -133,19 +136,6 @@ def tree_latency(nin: int, nout: int, cell: int, reg_every: int, stages: int = 0
 
 def tree_modulus(w: int, eac: int) -> int:
     return (1 << w) - 1 if eac else 1 << w
-
-
-def karatsuba_levels(w: int, base_w: int) -> int:
-    """Karatsuba levels of an operand of w bits: ceil-halvings until it fits base_w bits."""
-    levels = 0
-    while w > base_w:
-        w, levels = (w + 1) // 2, levels + 1
-    return levels
-
-
-def karatsuba_latency(w: int, base_w: int, base_lat: int, level_lat: int) -> int:
-    """karatsuba_mul's LATENCY: BASE_LAT + LEVELS * LEVEL_LAT."""
-    return base_lat + karatsuba_levels(w, base_w) * level_lat
 
 
 def add_sub_sel_expect(w: int, a: int, b: int, cin: int, m: int) -> int:

@@ -12,8 +12,8 @@ the same way, so one comparison checks both. Cycle model: montlab.hw.ism3_schedu
 our schedule; the paper's Table III cycles are not derivable, SPEC 2.6).
 
 Probes, for a traced operation, at the edge each phase's results are complete: the T RAM
-(T_red, the redundant signed residues, two's complement) and every phase's vector in the engine's RAM,
-read position by position from the bank arrays: T, U and Z (bit-reversed, other group), t, u
+(T_red, the redundant signed residues, two's complement) and every phase's vector in the engine's
+RAM, read position by position from the bank arrays: T, U and Z (bit-reversed, other group), t, u
 and zc times d (before the 2^-L scaling), the digits of g, m and z (bit-reversed, zero-padded),
 G, M and FFT(z), and epsilon (u_acc.eps_q).
 """
@@ -45,7 +45,7 @@ class Ism3(HwSpec):
     ref = "ism3"
     cycle_model = (
         "montlab.hw.ism3_schedule: 3 MUL (d + ML + 5) + 2 ACC (d + 4) + ACC_Z (d + 6) + "
-        "6 transforms (engine done cycle + 2) + 1"
+        "6 transforms (engine done cycle + 2)"
     )
     doc = "ISM3 Algorithm 3: one Fermat-ring transform engine, one Karatsuba multiplier"
     max_n = 8192
