@@ -360,47 +360,50 @@ NTT64_P = (1 << 64) - (1 << 32) + 1
 NTT64_SAMPLES = 512  # b-bit samples per operand, zero-padded to a 1024-point cyclic convolution
 
 
-def ntt64_coeff_max(b: int, factor: int = 1) -> int:
-    """The largest convolution coefficient, factor*512*(2^b-1)^2 (factor 2: T + W summed spectrally)."""
-    return factor * NTT64_SAMPLES * ((1 << b) - 1) ** 2
+def ntt64_coeff_max(b: int, factor: int = 1, samples: int = NTT64_SAMPLES) -> int:
+    """The largest convolution coefficient, factor*samples*(2^b-1)^2 (samples = 512 at 1024
+    points; factor 2: T + W summed spectrally)."""
+    return factor * samples * ((1 << b) - 1) ** 2
 
 
-def ntt64_max_b(factor: int = 1) -> int:
-    """The largest sample width b with factor*512*(2^b-1)^2 < p (27 for factor 1 and 2)."""
+def ntt64_max_b(factor: int = 1, samples: int = NTT64_SAMPLES) -> int:
+    """The largest sample width b with factor*samples*(2^b-1)^2 < p (27 for factor 1 and 2 at
+    512 samples)."""
     b = 1
-    while ntt64_coeff_max(b + 1, factor) < NTT64_P:
+    while ntt64_coeff_max(b + 1, factor, samples) < NTT64_P:
         b += 1
     return b
 
 
-def ntt64_coeff_bits(b: int) -> int:
-    """Bit width of the largest coefficient (41 for b = 16, 57 for b = 24)."""
-    return ntt64_coeff_max(b).bit_length()
+def ntt64_coeff_bits(b: int, samples: int = NTT64_SAMPLES) -> int:
+    """Bit width of the largest coefficient (41 for b = 16, 57 for b = 24 at 512 samples)."""
+    return ntt64_coeff_max(b, 1, samples).bit_length()
 
 
 @dataclass(frozen=True)
 class Ntt64Set:
-    bits: int  #: operand size supported, 512*b
+    bits: int  #: operand size supported, samples*b
     b: int  #: sample width
     coeff_bits: int  #: width of the largest convolution coefficient
 
 
-def ntt64_set(bits: int, b: int | None = None) -> Ntt64Set:
-    """The sample width for an operand of ``bits`` bits: b = ceil(bits/512) when not given
-    (16 for 8192, 24 for 12288); ParameterError when b > 27 or 512*b < bits."""
+def ntt64_set(bits: int, b: int | None = None, samples: int = NTT64_SAMPLES) -> Ntt64Set:
+    """The sample width for an operand of ``bits`` bits in ``samples`` samples (512 at the
+    paper's 1024 points): b = ceil(bits/samples) when not given (16 for 8192, 24 for 12288);
+    ParameterError when b breaks the dynamic range or samples*b < bits."""
     if not isinstance(bits, int) or bits < 1:
         raise ParameterError(f"ntt64: the operand size must be a positive integer, got {bits!r}")
     if b is None:
-        b = -(-bits // NTT64_SAMPLES)
-    bmax = ntt64_max_b()
+        b = -(-bits // samples)
+    bmax = ntt64_max_b(samples=samples)
     if b > bmax:
         raise ParameterError(
-            f"ntt64: b = {b} breaks 512*(2^b-1)^2 < p (max b = {bmax}, max operand "
-            f"{NTT64_SAMPLES * bmax} bits)"
+            f"ntt64: b = {b} breaks {samples}*(2^b-1)^2 < p (max b = {bmax}, max operand "
+            f"{samples * bmax} bits)"
         )
-    if b < 1 or NTT64_SAMPLES * b < bits:
-        raise ParameterError(f"ntt64: b = {b} cannot hold {bits} bits in 512 samples")
-    return Ntt64Set(bits=NTT64_SAMPLES * b, b=b, coeff_bits=ntt64_coeff_bits(b))
+    if b < 1 or samples * b < bits:
+        raise ParameterError(f"ntt64: b = {b} cannot hold {bits} bits in {samples} samples")
+    return Ntt64Set(bits=samples * b, b=b, coeff_bits=ntt64_coeff_bits(b, samples))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ pipelining and cycle schedule of the PEs, and NTT64 lengths other than 16, 32 an
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence, Union
@@ -561,38 +563,75 @@ def ntt64_direct(x: Sequence[int], root: int = OMEGA_1024) -> list[int]:
     return [sum(x[n] * w[(n * k) % n_len] for n in range(n_len)) % P64 for k in range(n_len)]
 
 
-#: omega^m and omega^-m mod p for m < 1024 (the four-step twiddles omega^(n2 k1), n2, k1 < 32).
-_TWIDDLES_FWD = [pow(OMEGA_1024, m, P64) for m in range(1024)]
-_TWIDDLES_INV = [pow(OMEGA_1024, -m, P64) for m in range(1024)]
+#: The four-step sides S (an S^2-point transform as S x S) and their roots omega_(S^2), with
+#: omega^S = 2^(192/S) so that the S-point sub-transforms are shift-only. Each root is the first
+#: base^j (j odd, ascending) with that property, base = 7^((p - 1)/S^2) (7 generates the
+#: multiplicative group), as SPEC 4.1 derives OMEGA_1024. At S = 8 the root is 8 = 2^3 itself.
+NTT64_SIDES = (8, 16, 32)
 
 
-def _ntt64_four_step(x: Sequence[int], sign: int) -> list[int]:
-    """1024 = 32 x 32 four-step: n = 32 n1 + n2, k = k1 + 32 k2; omega^(nk) =
-    64^(n1 k1) * omega^(n2 k1) * 64^(n2 k2). Column and row passes are shift-only 32-point
-    transforms (root 64^sign = 2^(6 sign), :func:`shift_dft_fast`); the twiddles
-    omega^(sign n2 k1) are general multiplications mod p."""
-    assert len(x) == 1024 and all(0 <= e < P64 for e in x)
-    tw = _TWIDDLES_FWD if sign > 0 else _TWIDDLES_INV
-    y = [shift_dft_fast([x[32 * n1 + n2] for n1 in range(32)], 6 * sign) for n2 in range(32)]
-    for n2 in range(32):
-        for k1 in range(32):
-            y[n2][k1] = y[n2][k1] * tw[n2 * k1] % P64
-    out = [0] * 1024
-    for k1 in range(32):
-        row = shift_dft_fast([y[n2][k1] for n2 in range(32)], 6 * sign)
-        for k2 in range(32):
-            out[k1 + 32 * k2] = row[k2]
-    return out
+def _four_step_root(side: int) -> int:
+    n_len = side * side
+    base = pow(7, (P64 - 1) // n_len, P64)
+    shift = pow(2, 192 // side, P64)
+    for j in range(1, n_len, 2):
+        w = pow(base, j, P64)
+        if pow(w, side, P64) == shift:
+            return w
+    raise AssertionError(f"no {n_len}-point root for side {side}")  # pragma: no cover
+
+
+NTT64_ROOTS = {side: _four_step_root(side) for side in NTT64_SIDES}
+assert NTT64_ROOTS[32] == OMEGA_1024
+
+
+@functools.cache
+def _twiddles(side: int, sign: int) -> tuple[int, ...]:
+    """omega^(sign m) mod p for m < side^2 (the four-step twiddles omega^(n2 k1))."""
+    w = pow(NTT64_ROOTS[side], sign, P64)
+    return tuple(pow(w, m, P64) for m in range(side * side))
+
+
+def ntt64_side(n_len: int) -> int:
+    """The four-step side S of an n_len = S^2-point transform (64, 256 or 1024 points)."""
+    side = math.isqrt(n_len)
+    if side * side != n_len or side not in NTT64_SIDES:
+        raise ValueError(f"ntt64: {n_len} points is not one of 64, 256, 1024")
+    return side
+
+
+def ntt64_four_step(
+    x: Sequence[int], sign: int, scale: int = 1
+) -> tuple[list[list[int]], list[int]]:
+    """S^2 = S x S four-step: n = S n1 + n2, k = k1 + S k2; omega^(nk) =
+    2^(192/S n1 k1) omega^(n2 k1) 2^(192/S n2 k2). Returns (the first pass after its twiddles,
+    y[n2][k1], and the output in natural order). Column and row passes are shift-only S-point
+    transforms (root 2^(192 sign/S), :func:`shift_dft_fast`); the twiddles scale *
+    omega^(sign n2 k1) are general multiplications mod p (``scale`` = N^-1 folds the inverse's
+    1/N into them). Entries [0, p); sign +1 forward, -1 inverse."""
+    side = ntt64_side(len(x))
+    assert all(0 <= e < P64 for e in x)
+    step, tw = 192 // side * sign, _twiddles(side, sign)
+    y = [shift_dft_fast([x[side * n1 + n2] for n1 in range(side)], step) for n2 in range(side)]
+    for n2 in range(side):
+        for k1 in range(side):
+            y[n2][k1] = y[n2][k1] * tw[n2 * k1] % P64 * scale % P64
+    out = [0] * len(x)
+    for k1 in range(side):
+        row = shift_dft_fast([y[n2][k1] for n2 in range(side)], step)
+        for k2 in range(side):
+            out[k1 + side * k2] = row[k2]
+    return y, out
 
 
 def ntt64(x: Sequence[int]) -> list[int]:
-    """1024-point NTT mod p, X_k = sum_n x_n omega^(nk), omega = OMEGA_1024 (SPEC 4.1), as a
-    32 x 32 four-step with shift-only 32-point sub-transforms. Natural order in/out, [0, p)."""
-    return _ntt64_four_step(x, +1)
+    """N-point NTT mod p (N = 64, 256 or 1024), X_k = sum_n x_n omega^(nk), omega =
+    NTT64_ROOTS[sqrt N] (OMEGA_1024 at 1024 points, SPEC 4.1), as a sqrt N x sqrt N four-step
+    with shift-only sub-transforms. Natural order in/out, [0, p)."""
+    return ntt64_four_step(x, +1)[1]
 
 
 def intt64(big_x: Sequence[int]) -> list[int]:
-    """Inverse of :func:`ntt64`: x_n = 1024^-1 sum_k X_k omega^(-nk) mod p. Natural order,
+    """Inverse of :func:`ntt64`: x_n = N^-1 sum_k X_k omega^(-nk) mod p. Natural order,
     entries [0, p)."""
-    inv = pow(1024, -1, P64)
-    return [y * inv % P64 for y in _ntt64_four_step(big_x, -1)]
+    return ntt64_four_step(big_x, -1, pow(len(big_x), -1, P64))[1]
