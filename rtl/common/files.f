@@ -2,6 +2,7 @@ common/csa_3to2.v
 common/counter63.v
 common/csa_tree.v
 common/add_sub_sel.v
+common/cla_add.v
 common/delay_line.v
 common/fermat_addsub.v
 common/fermat_shift.v

