@@ -17,6 +17,7 @@ ARCHS = {
     "mwr4mm_arch2": "mwr4mm",
     "drmmm": "drmmm",
     "ism3": "ism3",
+    "ntt64": "ntt64",
 }
 
 
@@ -55,6 +56,11 @@ def test_registry_names_the_rtl_layer() -> None:
         (["sim", "mwr2mm_tk", "--set", "p=1"], "P_max"),
         (["sim", "mwr2mm_arch1", "--set", "p=0"], "p = 0 is illegal"),
         (["sim", "mwr2mm_arch2", "--set", "w"], "key=value"),
+        (["sim", "ntt64", "--set", "points=100"], "not one of 64, 256, 1024"),
+        (["sim", "ntt64", "--set", "points=64", "--set", "b=30"], "<= 29"),
+        (["sim", "ntt64", "--set", "points=1024", "--set", "b=28"], "max b = 27"),
+        (["sim", "ntt64", "--set", "points=64", "--set", "b=8", "--set", "n=257"], "2 .. 256"),
+        (["sim", "ntt64", "--set", "fixed_r=0"], "fixed R"),
         (["sim", "mwr2mm_arch2", "--sim", "ghdl"], "unknown simulator"),
         (["sim", "mwr2mm_arch2", "--vectors", "-1"], "--vectors must be >= 0"),
         (["synth", "mwr2mm_arch2", "--set", "n=8", "--set", "w=9"], "must be <= n = 8"),

@@ -28,6 +28,11 @@ SETS: dict[str, list[dict[str, int]]] = {
         {"v": 64, "d": 64, "lanes": 8, "level_lat": 0, "base_lat": 0},
         {"v": 128, "d": 256, "pingpong": 1},
     ],
+    "ntt64": [
+        {"points": 64, "b": 8},
+        {"points": 256, "b": 16, "stages": 3},
+        {"points": 1024, "b": 24, "level_lat": 1, "base_lat": 1},
+    ],
 }
 
 

@@ -112,9 +112,10 @@ class OpResult:
 class Driver:
     """Loads and starts one operation, changing inputs on the falling edge."""
 
-    def __init__(self, dut: Any) -> None:
+    def __init__(self, dut: Any, volatile: tuple[str, ...] = ()) -> None:
         self.dut = dut
         self._loaded: dict[str, dict[int, int]] = {}  #: what each RAM holds, as written
+        self._volatile = volatile  #: RAMs the design overwrites: always written
 
     async def write_rams(self, load: Load) -> int:
         """The load's RAM writes that change a RAM's content, one per cycle; returns cycles."""
@@ -122,7 +123,7 @@ class Driver:
         cycles = 0
         for wr in load.writes:
             held = self._loaded.setdefault(wr.port, {})
-            if held.get(wr.addr) == wr.data:
+            if held.get(wr.addr) == wr.data and wr.port not in self._volatile:
                 continue
             getattr(dut, f"{wr.port}_we_i").value = 1
             getattr(dut, f"{wr.port}_addr_i").value = wr.addr
@@ -229,7 +230,7 @@ class Bench:
         self.ap = self.spec.resolve(job["set"])
         self.clock_ns = int(job.get("clock_ns", 10))
         self.model = Model(self.spec, self.ap)
-        self.driver = Driver(dut)
+        self.driver = Driver(dut, self.spec.volatile_rams)
         self.expected_cycles = self.spec.cycles(self.ap)
         limit = int(job.get("timeout_cycles") or 4 * self.expected_cycles + 16)
         self.readout = self.spec.readout(self.ap)

@@ -17,11 +17,12 @@ from montlab.hw.specs.mwr2mm_arch1 import Mwr2mmArch1
 from montlab.hw.specs.mwr2mm_arch2 import Mwr2mmArch2
 from montlab.hw.specs.mwr2mm_tk import Mwr2mmTk
 from montlab.hw.specs.mwr4mm_arch2 import Mwr4mmArch2
+from montlab.hw.specs.ntt64 import Ntt64
 
 __all__ = ["HwParams", "HwSpec", "all_specs", "get"]
 
 _CLASSES: dict[str, type[HwSpec]] = {
-    c.name: c for c in (Mwr2mmTk, Mwr2mmArch1, Mwr2mmArch2, Mwr4mmArch2, Drmmm, Ism3)
+    c.name: c for c in (Mwr2mmTk, Mwr2mmArch1, Mwr2mmArch2, Mwr4mmArch2, Drmmm, Ism3, Ntt64)
 }
 
 

@@ -138,6 +138,13 @@ class HwParam:
         return v
 
 
+#: The rank parameters of rtl/common/karatsuba_mul (the designs that multiply on it share them).
+KARATSUBA_PARAMS = {
+    "base_lat": HwParam(3, 0, 8, "ranks in each 17 x 17 base multiplier (the DSP48E1's: 3)"),
+    "level_lat": HwParam(4, 0, 4, "ranks per Karatsuba level (ISM3: 4, latency 7/11/15)"),
+}
+
+
 @dataclass(frozen=True)
 class Variant:
     """A hardware variant kept to show an erratum failing (tests expect mismatches)."""
@@ -157,6 +164,9 @@ class HwSpec:
     result_port: ClassVar[str] = "z_o"
     variants: ClassVar[dict[str, dict[int, Variant]]] = {}  #: parameter -> value -> erratum
     hw_params: ClassVar[dict[str, HwParam]] = {}  #: the RTL's own parameters
+    #: RAMs the design overwrites while it runs: every load writes them in full (the others
+    #: only where their content changes)
+    volatile_rams: ClassVar[tuple[str, ...]] = ()
 
     @property
     def top(self) -> str:
@@ -185,6 +195,10 @@ class HwSpec:
 
     def resolve(self, sets: Mapping[str, Any] | None = None) -> HwParams:
         raise NotImplementedError
+
+    def _hw_param_docs(self) -> dict[str, dict[str, Any]]:
+        """:attr:`hw_params` as :meth:`param_docs` rows."""
+        return {name: {"default": hp.default, "doc": hp.doc} for name, hp in self.hw_params.items()}
 
     def _registry_params(self, sets: Mapping[str, Any] | None) -> dict[str, Any]:
         """``sets`` minus :attr:`hw_params`, checked by the registry (names, types, bounds)."""

@@ -67,9 +67,7 @@ class Drmmm(HwSpec):
         for name in ("k", "t"):
             p = entry.params[name]
             out[name] = {"default": p.default, "doc": p.doc}
-        for name, hp in self.hw_params.items():
-            out[name] = {"default": hp.default, "doc": hp.doc}
-        return out
+        return {**out, **self._hw_param_docs()}
 
     def resolve(self, sets: Mapping[str, Any] | None = None) -> HwParams:
         params = self._registry_params(sets)

@@ -28,6 +28,7 @@ from montlab import transforms as tf
 from montlab.errors import ParameterError
 from montlab.hw.ism3_schedule import Ism3Hw
 from montlab.hw.specs.base import (
+    KARATSUBA_PARAMS,
     HwParam,
     HwParams,
     HwSpec,
@@ -55,8 +56,7 @@ class Ism3(HwSpec):
             6, 1, 32, "butterfly latency (6: only d = 256 races in place, as Sec. IV-E says)"
         ),
         "pingpong": HwParam(0, 0, 1, "1 = stages alternate RAM groups (no racing)"),
-        "base_lat": HwParam(3, 0, 8, "ranks in each base multiplier (the paper's DSP48E1: 3)"),
-        "level_lat": HwParam(4, 0, 4, "ranks per Karatsuba level (paper: 4, latency 7/11/15)"),
+        **KARATSUBA_PARAMS,
     }
 
     def param_docs(self) -> dict[str, dict[str, Any]]:
@@ -67,9 +67,7 @@ class Ism3(HwSpec):
         for name in ("v", "d", "mu"):
             p = entry.params[name]
             out[name] = {"default": p.default, "doc": p.doc}
-        for name, hp in self.hw_params.items():
-            out[name] = {"default": hp.default, "doc": hp.doc}
-        return out
+        return {**out, **self._hw_param_docs()}
 
     def resolve(self, sets: Mapping[str, Any] | None = None) -> HwParams:
         own = self._hw_params(sets)

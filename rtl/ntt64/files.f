@@ -1,0 +1,16 @@
+common/delay_line.v
+common/csa_3to2.v
+common/counter63.v
+common/csa_tree.v
+common/cla_add.v
+common/karatsuba_core.v
+common/karatsuba_mul.v
+common/sdp_ram.v
+ntt64/ntt64_reduce.v
+ntt64/ntt64_modmul.v
+ntt64/ntt64_pe.v
+ntt64/ntt64_unit.v
+ntt64/ntt64_twiddle.v
+ntt64/ntt64_pass.v
+ntt64/ntt64_carry.v
+ntt64/ntt64.v
