@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from click.testing import CliRunner
 from montlab import registry
 from montlab.api import native_available
@@ -48,11 +49,30 @@ def test_embedded_modulus_is_rsa() -> None:
         pass
 
 
-def test_demo_json_all_correct() -> None:
-    res = CliRunner().invoke(main, ["demo", "--json"])
+def _demo_json(*args: str) -> dict:
+    res = CliRunner().invoke(main, ["demo", "--json", *args])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["all_correct"] is True
+    return data
+
+
+@pytest.mark.slow
+def test_demo_json_all_correct() -> None:
+    """The README's main job as shipped (2048 bits, about 2 minutes on 2 cores: opt-in)."""
+    data = _demo_json()
+    assert data["bits"] == 2048 and int(data["modulus"], 16) == N
+    _check_rows(data)
+
+
+def test_demo_json_small_modulus() -> None:
+    """The same job on a generated 512-bit modulus: every algorithm and layer, checked."""
+    data = _demo_json("--bits", "512")
+    assert data["bits"] == 512 and int(data["modulus"], 16) != N
+    _check_rows(data)
+
+
+def _check_rows(data: dict) -> None:
     seen = {(r["algo"], r["layer"]) for r in data["rows"]}
     for a in registry.all_algorithms():
         assert (a.id, "ref") in seen

@@ -22,7 +22,7 @@ from rich.table import Table
 
 from montlab import registry
 from montlab.api import Modulus, config_params, native_available
-from montlab.testing import random_modulus
+from montlab.testing import accepts, random_modulus
 
 # An RSA-style modulus N = P*Q with two 1024-bit primes, drawn once from
 # random.Random("montlab-demo-2048") with gmpy2.next_prime and gcd(P-1, 65537) = gcd(Q-1, 65537) = 1.
@@ -44,11 +44,18 @@ E = 65537
 
 
 def demo_modulus(bits: int) -> tuple[int, int | None]:
-    """(N, d): the embedded RSA modulus and its private exponent, or a random odd modulus."""
+    """(N, d): the embedded RSA modulus and its private exponent, or a random odd modulus that
+    every algorithm accepts (McLaughlin's needs gcd(N, 2^l - 1) = 1, for example)."""
     if bits == N.bit_length():
         lam = (P - 1) * (Q - 1)
         return N, pow(E, -1, lam)
-    return random_modulus(random.Random(f"montlab-demo:{bits}"), bits), None
+    rng = random.Random(f"montlab-demo:{bits}")
+    ids = registry.ids()
+    for _ in range(1000):
+        n = random_modulus(rng, bits)
+        if all(accepts(a, n) for a in ids):
+            return n, None
+    raise ValueError(f"no {bits}-bit modulus accepted by every algorithm in 1000 draws")
 
 
 def run_one(n: int, algo: str, layer: str, d: int | None) -> dict[str, Any]:
