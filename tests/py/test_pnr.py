@@ -78,3 +78,29 @@ def test_pnr_small() -> None:
     assert out.exit_code == 0, out.stderr
     cli = json.loads(out.stdout)
     assert cli["fmax_mhz"] == res["fmax_mhz"] and cli["note"] == res["note"]
+
+
+def test_block_wrapper_captures_outputs_on_start() -> None:
+    from montlab.hw.specs.base import Port
+
+    blk = pnr.Block(
+        "ntt64",
+        "ntt64_modmul",
+        (("BASE_LAT", 3), ("TW", 1)),
+        (
+            Port("valid_i", 1, "in"),
+            Port("a_i", 64, "in"),
+            Port("valid_o", 1, "out"),
+            Port("res_o", 64, "out"),
+        ),
+        12,
+    )
+    v = pnr.block_wrapper(blk)
+    assert blk.key() == "ntt64_modmul_base_lat3_tw1"
+    assert "ntt64_modmul #(.BASE_LAT(3), .TW(1)) u_core" in v
+    assert ".valid_i(in_q[0:0])" in v and ".a_i(in_q[64:1])" in v
+    assert ".valid_o(out_w[0:0])" in v and ".res_o(out_w[64:1])" in v
+    assert "if (start_q) out_q <=" in v
+    # no handshake: the block has no start_i, busy_o or done_o, the wrapper no busy/done pins
+    assert "start_i" not in v and "busy" not in v and "done" not in v
+    assert re.search(r"output wire dout\s*\);", v)
