@@ -23,9 +23,13 @@ Nothing is typed in: the paper's figures come from the registry (cycles) and fro
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+from montlab.hw.reports.common import cell as _c
+from montlab.hw.reports.common import get as _get
+from montlab.hw.reports.common import ok_rows as _rows
+from montlab.hw.reports.common import run_sweeps, write_page
 
 #: DRMMM Table 1, the paper's two designs (Virtex-7, Vivado): k -> figures. Paper data.
 PAPER: dict[int, dict[str, Any]] = {
@@ -72,15 +76,6 @@ def sweeps(
     }
 
 
-def _get(row: Mapping[str, Any], stage: str, key: str) -> Any:
-    part = row.get(stage) or {}
-    return part.get(key)
-
-
-def _c(v: Any, fmt: str = "{}") -> str:
-    return "-" if v is None else fmt.format(v)
-
-
 def _kt(row: Mapping[str, Any]) -> tuple[int, int]:
     p = row["params"]
     return int(p["k"]), int(p["t"])
@@ -119,14 +114,6 @@ def _area_row(row: Mapping[str, Any]) -> str:
         f"| {_c(_get(row, 'synth', 'DSP48'))} | {_c(_get(row, 'synth', 'depth'))} "
         f"| {_c(_get(row, 'synth', 'chain'))} | {ecp5} | {_c(lat, '{:.3f}')} |"
     )
-
-
-def _ok(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return [r for r in rows if r.get("status") == "ok"]
-
-
-def _rows(tables: Mapping[str, Mapping[str, Any]], name: str) -> list[Mapping[str, Any]]:
-    return _ok(tables.get(name, {}).get("rows", []))
 
 
 def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
@@ -369,12 +356,7 @@ def plot(tables: Mapping[str, Mapping[str, Any]], path: Path) -> None:
 
 def write(out_dir: Path, tables: Mapping[str, Mapping[str, Any]]) -> tuple[Path, Path, Path]:
     """Write drmmm.md, drmmm.png and drmmm.json (the tables) into ``out_dir``."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    md, png, js = out_dir / "drmmm.md", out_dir / "drmmm.png", out_dir / "drmmm.json"
-    js.write_text(json.dumps(tables, indent=2) + "\n")
-    plot(tables, png)
-    md.write_text(markdown(tables))
-    return md, png, js
+    return write_page(out_dir, "drmmm", tables, markdown, plot)
 
 
 def tables(
@@ -386,17 +368,5 @@ def tables(
     progress: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Run the page's sweeps: {name: {"header", "rows"}}."""
-    import time
-
-    from montlab.hw import sweep
-
-    out: dict[str, dict[str, Any]] = {}
-    for name, spec in sweeps(quick, n, n_tsweep, pnr).items():
-        opts = sweep.SweepOptions(**spec["options"])
-        t0 = time.monotonic()
-        rows = sweep.sweep("drmmm", spec["points"], opts, client=client, progress=progress)
-        grid = {"points": [json.dumps(p, sort_keys=True) for p in spec["points"]]}
-        cmd = "montlab report hw --arch drmmm" + (" --quick" if quick else "")
-        head = sweep.header(cmd, "drmmm", grid, {}, opts, rows, time.monotonic() - t0)
-        out[name] = {"header": head, "rows": rows}
-    return out
+    cmd = "montlab report hw --arch drmmm" + (" --quick" if quick else "")
+    return run_sweeps(cmd, sweeps(quick, n, n_tsweep, pnr), client, progress)

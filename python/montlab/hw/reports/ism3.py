@@ -21,9 +21,13 @@ The paper's cycles come from the registry; its other figures are :data:`TABLE3` 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+from montlab.hw.reports.common import cell as _c
+from montlab.hw.reports.common import get as _get
+from montlab.hw.reports.common import ok_rows as _rows
+from montlab.hw.reports.common import run_sweeps, write_page
 
 #: ISM3 Table III (Virtex-6, ISE 13.3), by operand bits. Paper data.
 TABLE3: dict[int, dict[str, Any]] = {
@@ -160,19 +164,6 @@ def sweeps(quick: bool = False, pnr: bool = True) -> dict[str, dict[str, Any]]:
             "options": {"vectors": 1, "edge": False, "synth": True},
         },
     }
-
-
-def _get(row: Mapping[str, Any], stage: str, key: str) -> Any:
-    part = row.get(stage) or {}
-    return part.get(key)
-
-
-def _c(v: Any, fmt: str = "{}") -> str:
-    return "-" if v is None else fmt.format(v)
-
-
-def _rows(tables: Mapping[str, Mapping[str, Any]], name: str) -> list[Mapping[str, Any]]:
-    return [r for r in tables.get(name, {}).get("rows", []) if r.get("status") == "ok"]
 
 
 def _bits(row: Mapping[str, Any]) -> int:
@@ -552,30 +543,13 @@ def plot(tables: Mapping[str, Mapping[str, Any]], path: Path) -> None:
 
 def write(out_dir: Path, tables: Mapping[str, Mapping[str, Any]]) -> tuple[Path, Path, Path]:
     """Write ism3.md, ism3.png and ism3.json (the tables) into ``out_dir``."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    md, png, js = out_dir / "ism3.md", out_dir / "ism3.png", out_dir / "ism3.json"
-    js.write_text(json.dumps(tables, indent=2) + "\n")
-    plot(tables, png)
-    md.write_text(markdown(tables))
-    return md, png, js
+    return write_page(out_dir, "ism3", tables, markdown, plot)
 
 
 def tables(
     quick: bool = False, pnr: bool = True, client: Any = None, progress: Any = None
 ) -> dict[str, dict[str, Any]]:
     """Run the page's sweeps: {name: {"header", "rows"}}."""
-    import time
-
-    from montlab.hw import sweep
-
-    out: dict[str, dict[str, Any]] = {}
-    for name, spec in sweeps(quick, pnr).items():
-        opts = sweep.SweepOptions(**spec["options"])
-        t0 = time.monotonic()
-        rows = sweep.sweep(spec["arch"], spec["points"], opts, client=client, progress=progress)
-        grid = {"points": [json.dumps(p, sort_keys=True) for p in spec["points"]]}
-        cmd = "montlab report hw --arch ism3" + (" --quick" if quick else "")
-        cmd += "" if pnr else " --no-pnr"
-        head = sweep.header(cmd, spec["arch"], grid, {}, opts, rows, time.monotonic() - t0)
-        out[name] = {"header": head, "rows": rows}
-    return out
+    cmd = "montlab report hw --arch ism3" + (" --quick" if quick else "")
+    cmd += "" if pnr else " --no-pnr"
+    return run_sweeps(cmd, sweeps(quick, pnr), client, progress)

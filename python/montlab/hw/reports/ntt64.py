@@ -25,6 +25,11 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from montlab.hw.reports.common import cell as _c
+from montlab.hw.reports.common import get as _get
+from montlab.hw.reports.common import ok_rows as _rows
+from montlab.hw.reports.common import run_sweeps, write_page
+
 #: The NTT64 paper's Table I, its 8192-bit design on a Stratix-V. Paper data.
 TABLE1: dict[str, Any] = {
     "bits": 8192,
@@ -110,19 +115,6 @@ def sweeps(quick: bool = False) -> dict[str, dict[str, Any]]:
             "options": {"simulate": False, "synth": True, "hier": True},
         },
     }
-
-
-def _get(row: Mapping[str, Any] | None, stage: str, key: str) -> Any:
-    part = (row or {}).get(stage) or {}
-    return part.get(key)
-
-
-def _c(v: Any, fmt: str = "{}") -> str:
-    return "-" if v is None else fmt.format(v)
-
-
-def _rows(tables: Mapping[str, Mapping[str, Any]], name: str) -> list[Mapping[str, Any]]:
-    return [r for r in tables.get(name, {}).get("rows", []) if r.get("status") == "ok"]
 
 
 def _bits(row: Mapping[str, Any]) -> int:
@@ -501,12 +493,7 @@ def plot(tables: Mapping[str, Mapping[str, Any]], path: Path) -> None:
 
 def write(out_dir: Path, tables: Mapping[str, Mapping[str, Any]]) -> tuple[Path, Path, Path]:
     """Write ntt64.md, ntt64.png and ntt64.json (the tables) into ``out_dir``."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    md, png, js = out_dir / "ntt64.md", out_dir / "ntt64.png", out_dir / "ntt64.json"
-    js.write_text(json.dumps(tables, indent=2) + "\n")
-    plot(tables, png)
-    md.write_text(markdown(tables))
-    return md, png, js
+    return write_page(out_dir, "ntt64", tables, markdown, plot)
 
 
 def tables(
@@ -518,14 +505,7 @@ def tables(
 
     cmd = "montlab report hw --arch ntt64" + (" --quick" if quick else "")
     cmd += "" if pnr else " --no-pnr"
-    out: dict[str, dict[str, Any]] = {}
-    for name, spec in sweeps(quick).items():
-        opts = sweep.SweepOptions(**spec["options"])
-        t0 = time.monotonic()
-        rows = sweep.sweep(spec["arch"], spec["points"], opts, client=client, progress=progress)
-        grid = {"points": [json.dumps(p, sort_keys=True) for p in spec["points"]]}
-        head = sweep.header(cmd, spec["arch"], grid, {}, opts, rows, time.monotonic() - t0)
-        out[name] = {"header": head, "rows": rows}
+    out = run_sweeps(cmd, sweeps(quick), client, progress)
     t0 = time.monotonic()
     brows = []
     if pnr:
