@@ -4,7 +4,8 @@
 // Citation: the NTT paper, Algorithm 1 (corrected, SPEC 4.3) and Sec. IV (Figs. 2-3); model
 //   montlab.ref.ntt64 with fixed_r = 1 (R = 2^(B S^2/2)); dataflow montlab.hw.ntt64_schedule.
 // Parameters: S side (8, 16, 32: S^2 points, S^2/2 samples of B bits, L = S/4 lanes); B digit
-//   bits (B < 64, within the dynamic range S^2/2 (2^B - 1)^2 < p); STAGES, BASE_LAT, LEVEL_LAT
+//   bits (the dynamic range S^2/2 (2^B - 1)^2 < p: B <= 29, 28, 27; the carry unit's chunk:
+//   B >= 6, 3, 2 at S = 8, 16, 32; other values stop elaboration); STAGES, BASE_LAT, LEVEL_LAT
 //   as ntt64_pass; CSA_STAGES, SEG as ntt64_carry.
 // Function: with X, Y < M < R loaded as samples, FFT(M), FFT(M') as spectra (the forward
 //   transform's transposed order) and M as digits, the read port returns z = X Y R^-1 mod M in
@@ -18,9 +19,11 @@
 // Load (before start_i): <p>_we_i, <p>_addr_i, <p>_data_i for p = a (X), b (Y), fm (FFT(M)),
 //   fmp (FFT(M')) at address {bank, word} (sample (r, c) in bank (r + c) mod S, word r), and m
 //   (M's chunk m_addr_i < 2S, L digits).
-// Schedule: start_i at edge 0; 14 passes (ntt64_schedule.pass_cycles each) and 3 carry passes
-//   (4S chunks, the read, the unit's LATENCY, the write), each step started one edge after the
-//   previous ends; done_o is high for one cycle after the last. Read port: rd_re_i with chunk
+// Schedule: start_i at edge 0; 17 steps back to back (ntt64_schedule.product_cycles): a
+//   transform pass takes pass_cycles + 2 edges (the step's go register, the pass's start edge),
+//   a carry pass 4S + LATENCY + 4 (4S chunks and one zero chunk that flushes the top, the read,
+//   the carry unit's LATENCY, the write and the hand-over); done_o is high for one cycle after
+//   the last. Read port: rd_re_i with chunk
 //   rd_addr_i < 2S gives rd_valid_o and rd_data_o one cycle later.
 `default_nettype none
 
@@ -64,13 +67,16 @@ module ntt64 #(
   localparam integer KW = AW + 2;  // chunk index bits (4S chunks)
   localparam [4:0] LAST_STEP = 5'd16;
   // Every coefficient (plus a digit of T) is below 2^CW by the dynamic range, S^2/2 (2^B - 1)^2
-  // + 2^B < 2^(2B + 2 lg S): the carry unit takes those bits (R = ceil(CW/B) = 3 blocks).
+  // + 2^B < 2^(2B + 2 lg S) (CW <= 64): the carry unit takes those bits in R = ceil(CW/B)
+  // blocks, and needs its chunk of L = S/4 digits to hold R - 1 of them.
   localparam integer CW = 2 * B + 2 * AW;
 
   genvar b, l;
   generate
-    // the dynamic range S^2/2 (2^B - 1)^2 < p: B <= 29, 28, 27 at S = 8, 16, 32 (SPEC 4.2)
-    if (!(S == 8 || S == 16 || S == 32) || B < 1 || B > ((S == 8) ? 29 : (S == 16) ? 28 : 27))
+    // the dynamic range S^2/2 (2^B - 1)^2 < p: B <= 29, 28, 27 at S = 8, 16, 32 (SPEC 4.2);
+    // the carry unit's L >= R - 1: B >= 6, 3, 2
+    if (!(S == 8 || S == 16 || S == 32) || B < ((S == 8) ? 6 : (S == 16) ? 3 : 2) ||
+        B > ((S == 8) ? 29 : (S == 16) ? 28 : 27))
     begin : g_illegal
       ntt64_illegal_parameters u_stop ();
     end
@@ -240,7 +246,9 @@ module ntt64 #(
       wire [63:0] tdl = last_step ? {{(64 - B){1'b0}}, t_dig[B*l +: B]} : 64'd0;
       wire [63:0] sum = c_src[64*bk +: 64] + tdl;  // < 2^CW; the flush chunk is zeros
       assign coef[CW*l +: CW] = r_flush ? {CW{1'b0}} : sum[CW-1:0];
-      wire unused_sum = &{1'b0, sum[63:CW]};
+      if (CW < 64) begin : g_unused
+        wire unused_sum = &{1'b0, sum[63:CW]};
+      end
     end
   endgenerate
   wire [$clog2((CW + B - 1) / B + 1)-1:0] d_carry;

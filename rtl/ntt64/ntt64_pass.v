@@ -217,7 +217,8 @@ module ntt64_pass #(
   end
 
   // The operand words at the outputs' places, and the twiddles, arrive one cycle later, beside
-  // the outputs delayed by one register. Bank b takes lane (j - k'0 - b) or (b - j - k'0) mod S.
+  // the outputs delayed by one register: every bank reads the address of DFT j's outputs, and
+  // lane l takes its word from bank (j + k) mod S, k its output index (g_lane).
   generate
     for (b = 0; b < S; b = b + 1) begin : g_oaddr
       localparam [AW-1:0] BK = b;

@@ -61,6 +61,7 @@ def test_registry_names_the_rtl_layer() -> None:
         (["sim", "ntt64", "--set", "points=1024", "--set", "b=28"], "max b = 27"),
         (["sim", "ntt64", "--set", "points=64", "--set", "b=8", "--set", "n=257"], "2 .. 256"),
         (["sim", "ntt64", "--set", "fixed_r=0"], "fixed R"),
+        (["sim", "ntt64", "--set", "points=64", "--set", "b=5"], "least digit width"),
         (["sim", "mwr2mm_arch2", "--sim", "ghdl"], "unknown simulator"),
         (["sim", "mwr2mm_arch2", "--vectors", "-1"], "--vectors must be >= 0"),
         (["synth", "mwr2mm_arch2", "--set", "n=8", "--set", "w=9"], "must be <= n = 8"),

@@ -229,7 +229,9 @@ def test_ntt64_page(tmp_path: Path) -> None:
     assert png.stat().st_size > 0 and js.is_file()
     # 941 and 2587 are the model's cycles at these sets (ntt64_schedule.product_cycles).
     assert "equal our schedule model" in text
-    assert "| 8192 | 1024 | 16 | 16 | 8 | 2587 | 2587 | 128 + 25 + 2 | 14 | 139 | 3 | 2030 |" in text
+    assert (
+        "| 8192 | 1024 | 16 | 16 | 8 | 2587 | 2587 | 128 + 25 + 2 | 14 | 139 | 3 | 2030 |" in text
+    )
     assert "14 passes x 128 = 1792 issue cycles" in text
     assert "2587 - 1792 = 795 cycles outside the issue slots" in text
     assert "2587 and 2587: holds" in text

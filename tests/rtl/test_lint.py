@@ -30,6 +30,8 @@ SETS: dict[str, list[dict[str, int]]] = {
     ],
     "ntt64": [
         {"points": 64, "b": 8},
+        {"points": 64, "b": 29},  # the largest b: coefficients of CW = 64 bits
+        {"points": 256, "b": 3},  # the least b at 256 points
         {"points": 256, "b": 16, "stages": 3},
         {"points": 1024, "b": 24, "level_lat": 1, "base_lat": 1},
     ],

@@ -193,11 +193,23 @@ PASSES: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def min_b(side: int) -> int:
+    """The least digit width rtl/ntt64/ntt64.v takes at side S: its carry unit reads
+    coefficients of CW = 2b + 2 lg S bits as R = ceil(CW/b) blocks, and its chunk of L = S/4
+    digits must hold R - 1 of them (6, 3, 2 at S = 8, 16, 32)."""
+    lg = side.bit_length() - 1
+    b = 1
+    while -(-(2 * b + 2 * lg) // b) - 1 > side // 4:
+        b += 1
+    return b
+
+
 def pass_cycles(side: int, unit_latency: int, modmul_latency: int) -> int:
     """Edges from ntt64_pass's start edge to the one after which done_o is high: DFT S-1's last
-    quarter is read in cycle 4S - 1; then the RAM read (1), the gather into the unit's input
-    register (1), its blocks 1..3 (3), the unit, the two-block sum (1), the serializer's two
-    groups (2), the operand/twiddle register (1), the ModMul, and the write register (1)."""
+    quarter is addressed in cycle 4S - 1 and read at edge 4S; then the gather into the unit's
+    input register (1), its blocks 1..3 (3), the unit, the two-block sum (1), the serializer's
+    two groups (2), the operand/twiddle register (1), the ModMul, and the write register (1):
+    9 edges beside the two latencies."""
     return 4 * side + 9 + unit_latency + modmul_latency
 
 

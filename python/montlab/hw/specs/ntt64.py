@@ -2,7 +2,8 @@
 Algorithm 1; SPEC 4), rtl/ntt64/ntt64.v.
 
 Contract: parameters points (64, 256 or 1024: the side S = sqrt(points), S/2 PEs, S/4 samples a
-cycle), b (sample bits; default ceil(n / (points/2)), or 16 without n), n (modulus bits, default
+cycle), b (sample bits, at least ntt64_schedule.min_b (6, 3, 2) for the carry unit; default
+ceil(n / (points/2)) raised to that least width, or 16 without n), n (modulus bits, default
 b points/2), and the RTL's own: stages (the PE's carry-save ranks), base_lat and level_lat (the
 ModMul's Karatsuba ranks). The model is montlab.ref.ntt64 with fixed_r = 1 (R = 2^(b points/2),
 the hardware's width). Load, before start_i: X and Y as samples (natural order) into the a and
@@ -12,7 +13,8 @@ bank (r + c) mod S, word r. Result: the read port returns z in 2S chunks of S/4 
 model: montlab.hw.ntt64_schedule.product_cycles (a model of our schedule; the paper's 2030 is not
 derivable, SPEC 4.5).
 
-Probes, for a traced operation, at the edge each of the 17 steps ends (ntt64_schedule.step_ends):
+Probes, for a traced operation, at the edge each of the first 16 steps ends (the last step's c,
+c - M and selection are checked through z; ntt64_schedule.step_ends):
 every word of the bank set the step wrote, from the RAM arrays, against the model's trace: each
 transform's first pass, FFT(X), the product spectra T, U, W, the coefficients before carries,
 the samples of t and u; after the carries of T also T's digits in their RAM.
@@ -123,7 +125,17 @@ class Ntt64(HwSpec):
             raise ParameterError(str(exc)) from None
         samples = points // 2
         n = None if n_given is None else registry.parse_int(n_given, f"{self.name}: n")
-        b = params["b"] if params["b"] is not None else (16 if n is None else -(-n // samples))
+        b_min = ns.min_b(side)
+        if params["b"] is not None:
+            b = params["b"]
+            if b < b_min:
+                raise ParameterError(
+                    f"{self.name}: b = {b} is below {b_min}, the carry unit's least digit width at "
+                    f"{points} points (its chunk of {side // 4} digits must hold ceil(CW/b) - 1 "
+                    f"blocks, CW = 2b + {2 * (side.bit_length() - 1)})"
+                )
+        else:
+            b = 16 if n is None else max(b_min, -(-n // samples))
         pset = sp.ntt64_set(samples * b, b, samples)  # the dynamic-range check
         n = pset.bits if n is None else n
         if not 2 <= n <= pset.bits:
