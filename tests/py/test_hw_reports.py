@@ -246,3 +246,10 @@ def test_ntt64_page(tmp_path: Path) -> None:
     assert "DIFFER FROM our schedule model" in text and "its model: NO" in text
     assert "2587 and 2600: does not hold" not in text  # 8192 bits is the first of the pair
     assert "2600 and 2587: does not hold" in text
+    # a page generated with --synth-max below 8192 bits says so; the scaled set's DSPs per ModMul
+    small = _ntt64_row(64, 8, synth={**syn, "DSP48": 18, "LUTRAM": 0})
+    tables["synth"] = {"header": head, "rows": [small]}
+    text = ntt64.markdown(tables)
+    assert "hierarchical synthesis is not in these tables" in text
+    assert "18 DSP48E1 = 2 x 9: holds" in text
+    assert [p["points"] for p in ntt64.sweeps(synth_max=256)["synth"]["points"]] == [64]

@@ -443,7 +443,10 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
     "--measure-max", type=int, default=4096, show_default=True, help="mwr2mm: largest n simulated."
 )
 @click.option(
-    "--synth-max", type=int, default=2048, show_default=True, help="mwr2mm: largest n synthesized."
+    "--synth-max",
+    type=int,
+    default=None,
+    help="mwr2mm, ntt64: largest n synthesized (default 2048 and 8192).",
 )
 @click.option("--vectors", type=int, default=2, show_default=True, help="mwr2mm: random vectors.")
 @click.option("--n", "n_bits", type=int, default=1024, show_default=True, help="drmmm: n.")
@@ -464,7 +467,7 @@ def report_hw(
     from_json: str | None,
     sizes: str,
     measure_max: int,
-    synth_max: int,
+    synth_max: int | None,
     vectors: int,
     n_bits: int,
     tsweep_n: int,
@@ -491,6 +494,7 @@ def report_hw(
     saved = json.loads(Path(from_json).read_text()) if from_json else None
     progress = Console(stderr=True)
     if page == "mwr2mm":
+        synth_max = 2048 if synth_max is None else synth_max
         ns = tuple(parse_int(s, "--sizes") for s in sizes.split(",") if s.strip())
         if not ns:
             raise ParameterError("--sizes: give at least one n")
@@ -506,7 +510,11 @@ def report_hw(
         mod = page_ism3 if page == "ism3" else page_ntt64
         if saved is None:
             with sweep.session(scheduler, workers) as client:
-                saved = mod.tables(quick, not no_pnr, client, progress)
+                if page == "ism3":
+                    saved = page_ism3.tables(quick, not no_pnr, client, progress)
+                else:
+                    smax = 8192 if synth_max is None else synth_max
+                    saved = page_ntt64.tables(quick, not no_pnr, client, progress, smax)
         md, png, js = mod.write(Path(out_dir), saved)
         click.echo(f"wrote {md}, {png} and {js}")
         return

@@ -100,9 +100,9 @@ PEERS: list[tuple[str, str, dict[str, int]]] = [
 ]
 
 
-def sweeps(quick: bool = False) -> dict[str, dict[str, Any]]:
+def sweeps(quick: bool = False, synth_max: int = 8192) -> dict[str, dict[str, Any]]:
     """The page's design sweeps: name -> {points, options, arch}. ``quick``: the 64-point sets
-    only (a check of the generator)."""
+    only (a check of the generator); ``synth_max``: the largest operand bits synthesized."""
     cyc = [dict(p) for p in SCALED_SETS if not quick or p["points"] == 64]
     cyc += [] if quick else [dict(p) for p in PAPER_SETS]
     return {
@@ -113,7 +113,11 @@ def sweeps(quick: bool = False) -> dict[str, dict[str, Any]]:
         },
         "synth": {
             "arch": "ntt64",
-            "points": [dict(p) for p in SYNTH_SETS if not quick or p["points"] == 64],
+            "points": [
+                dict(p)
+                for p in SYNTH_SETS
+                if (not quick or p["points"] == 64) and _set_bits(p) <= synth_max
+            ],
             "options": {"simulate": False, "synth": True, "hier": True},
         },
     }
@@ -333,6 +337,14 @@ def claims(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
         )
     syn = {(_bits(r), r["params"]["points"]): r for r in _rows(tables, "synth")}
     s8k = syn.get((8192, 1024))
+    for (bits, points), r in sorted(syn.items()):
+        if points == 1024:
+            continue
+        lanes, dsp = int(r["params"]["lanes"]), _get(r, "synth", "DSP48")
+        out.append(
+            f"* **9 DSPs per ModMul** (scaled, {points} points, {lanes} ModMuls): {dsp} DSP48E1 "
+            f"= {lanes} x 9: {'holds' if dsp == 9 * lanes else 'does not hold'}."
+        )
     if s8k is not None:
         dsp = _get(s8k, "synth", "DSP48")
         out.append(
@@ -415,9 +427,17 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         *synth_lines(syn),
         "",
     ]
-    if big is not None:
+    if big is None:
         lines += [
-            f"Per module, {_bits(big)} bits (each module's counts include its submodules):",
+            "The 1024-point design's hierarchical synthesis is not in these tables: this page "
+            "was generated with `--synth-max` below its 8192 bits (the command in "
+            "[`ntt64.json`](ntt64.json)).",
+            "",
+        ]
+    else:
+        lines += [
+            f"Per module, {_bits(big)} bits (each module's counts include its submodules; "
+            "a module with no cells of its own was merged into its parents' logic by Yosys):",
             "",
             *module_lines(big),
             "",
@@ -499,8 +519,18 @@ def write(out_dir: Path, tables: Mapping[str, Mapping[str, Any]]) -> tuple[Path,
     return write_page(out_dir, "ntt64", tables, markdown, plot)
 
 
+def _set_bits(point: Mapping[str, Any]) -> int:
+    from montlab.hw import specs
+
+    return int(specs.get("ntt64").resolve(dict(point))["n"])
+
+
 def tables(
-    quick: bool = False, pnr: bool = True, client: Any = None, progress: Any = None
+    quick: bool = False,
+    pnr: bool = True,
+    client: Any = None,
+    progress: Any = None,
+    synth_max: int = 8192,
 ) -> dict[str, dict[str, Any]]:
     """Run the page's sweeps, block placements and peer models: {name: {"header", "rows"}}."""
     from montlab.hw import pnr as pnr_mod
@@ -508,7 +538,8 @@ def tables(
 
     cmd = "montlab report hw --arch ntt64" + (" --quick" if quick else "")
     cmd += "" if pnr else " --no-pnr"
-    out = run_sweeps(cmd, sweeps(quick), client, progress)
+    cmd += "" if synth_max == 8192 else f" --synth-max {synth_max}"
+    out = run_sweeps(cmd, sweeps(quick, synth_max), client, progress)
     t0 = time.monotonic()
     brows = []
     if pnr:
