@@ -506,16 +506,19 @@ def report_hw(
         md, png = page_mwr2mm.write_hw_report(Path(out_dir), ns, measure_max, synth_max, tabs=saved)
         click.echo(f"wrote {md} and {png}")
         return
-    if page in ("ism3", "ntt64"):
-        mod = page_ism3 if page == "ism3" else page_ntt64
+    if page == "ism3":
         if saved is None:
             with sweep.session(scheduler, workers) as client:
-                if page == "ism3":
-                    saved = page_ism3.tables(quick, not no_pnr, client, progress)
-                else:
-                    smax = 8192 if synth_max is None else synth_max
-                    saved = page_ntt64.tables(quick, not no_pnr, client, progress, smax)
-        md, png, js = mod.write(Path(out_dir), saved)
+                saved = page_ism3.tables(quick, not no_pnr, client, progress)
+        md, png, js = page_ism3.write(Path(out_dir), saved)
+        click.echo(f"wrote {md}, {png} and {js}")
+        return
+    if page == "ntt64":
+        smax = 8192 if synth_max is None else synth_max
+        if saved is None:
+            with sweep.session(scheduler, workers) as client:
+                saved = page_ntt64.tables(quick, not no_pnr, client, progress, smax)
+        md, png, js = page_ntt64.write(Path(out_dir), saved)
         click.echo(f"wrote {md}, {png} and {js}")
         return
     if saved is None:

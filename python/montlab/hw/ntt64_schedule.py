@@ -193,6 +193,11 @@ PASSES: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: Edges between two transform passes of rtl/ntt64/ntt64.v: the step's go register and the
+#: pass's start edge.
+HANDOVER = 2
+
+
 def min_b(side: int) -> int:
     """The least digit width rtl/ntt64/ntt64.v takes at side S: its carry unit reads
     coefficients of CW = 2b + 2 lg S bits as R = ceil(CW/b) blocks, and its chunk of L = S/4
@@ -225,16 +230,16 @@ def product_cycles(side: int, unit_latency: int, modmul_latency: int, carry_late
     :func:`pass_cycles` plus 2 edges of hand-over each, and 3 carry passes."""
     passes = sum(1 for _, kind, _ in PASSES if kind != "CARRY")
     carries = len(PASSES) - passes
-    return passes * (pass_cycles(side, unit_latency, modmul_latency) + 2) + carries * carry_cycles(
-        side, carry_latency
-    )
+    return passes * (
+        pass_cycles(side, unit_latency, modmul_latency) + HANDOVER
+    ) + carries * carry_cycles(side, carry_latency)
 
 
 def step_ends(side: int, unit_latency: int, modmul_latency: int, carry_latency: int) -> list[int]:
     """For each of the 17 steps, the edge (after ntt64's start edge) after which its last
     write has landed: the edge that starts the next step, and for the last step the edge
     after which done_o is high."""
-    pc = pass_cycles(side, unit_latency, modmul_latency) + 2
+    pc = pass_cycles(side, unit_latency, modmul_latency) + HANDOVER
     cc = carry_cycles(side, carry_latency)
     out, edge = [], 0
     for _, kind, _ in PASSES:

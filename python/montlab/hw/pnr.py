@@ -28,8 +28,8 @@ unit and ModMul, for designs that do not fit the part whole) in the same way: it
 no busy and done pins, and captures every output bit on each clock that ``start`` is high.
 
 Results are cached under build/rtl/<arch>/pnr/<params>/ (blocks: pnr_block/<key>/) keyed by
-the sources, parameters, target, seed, scripts and tool versions; concurrent runs of one folder take turns
-(:mod:`montlab.hw.lock`). Other tool failures raise :class:`~montlab.hw.flow.HwError`.
+the sources, parameters, target, seed, scripts and tool versions; concurrent runs of one folder
+take turns (:mod:`montlab.hw.lock`). Other tool failures raise :class:`~montlab.hw.flow.HwError`.
 """
 
 from __future__ import annotations
@@ -107,6 +107,12 @@ class Block:
 
     def key(self) -> str:
         return "_".join([self.top, *(f"{k.lower()}{v}" for k, v in self.hdl)])
+
+
+def _wrapper_ff(z: Mapping[str, int], handshake: bool) -> int:
+    """The wrapper's flip-flops (:func:`_sizes`): in_q and out_q, the two word registers, the
+    counter, start_q, and busy and done with a handshake."""
+    return z["iw"] + z["ow"] + 2 * z["sw"] + z["cw"] + (3 if handshake else 1)
 
 
 def block_wrapper(block: Block) -> str:
@@ -218,7 +224,7 @@ def pnr(
             "cycles": cycles,
             "cycle_model": arch.cycle_model,
             "latency_us": cycles / fmax if fmax else None,
-            "wrapper_ff": z["iw"] + z["ow"] + 2 * z["sw"] + z["cw"] + 3,
+            "wrapper_ff": _wrapper_ff(z, True),
         }
 
     return _place(arch.name, arch.files(), wrapper(arch, ap), pdir, target_mhz, seed, extra)
@@ -238,7 +244,7 @@ def pnr_block(block: Block, target_mhz: float = TARGET_MHZ, seed: int = SEED) ->
             "block": block.top,
             "params": dict(block.hdl),
             "latency": block.latency,
-            "wrapper_ff": z["iw"] + z["ow"] + 2 * z["sw"] + z["cw"] + 1,
+            "wrapper_ff": _wrapper_ff(z, False),
         }
 
     files = specs.get(block.design).files()
