@@ -74,3 +74,15 @@ def test_algorithm_1_passes() -> None:
     assert kinds.count("COL") + kinds.count("ROW") == 14 and kinds.count("CARRY") == 3
     products = [job for _, k, job in ns.PASSES if job.startswith("times")]
     assert products == ["times FFT(X)", "times FFT(M')", "times FFT(M)"]
+
+
+def test_twiddle_rom_is_generated() -> None:
+    """rtl/ntt64/ntt64_twiddle.v is what its generator writes from the transform model."""
+    from montlab.hw import ntt64_twiddle_rom as rom
+
+    assert rom.OUT.read_text() == rom.render(), "run python -m montlab.hw.ntt64_twiddle_rom"
+    # spot values: entry 0 of every ROM is omega^0 = 1 (forward) and N^-1 (inverse, j = 0)
+    for side in (8, 16, 32):
+        e = rom.entries(side, side // 4 - 1)
+        assert e[0] == 1 and e[4 * side] == pow(side * side, -1, rom.P)
+        assert len(e) == 8 * side and all(0 <= v < rom.P for v in e)
