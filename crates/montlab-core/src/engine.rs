@@ -28,6 +28,7 @@ use crate::mont::ifma::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
 use crate::pow::{fixed, window, MontKernel};
 use crate::spectral::SpectralParams;
+use crate::stop::Stop;
 
 /// The checked-in generic threshold table for CPUs without AVX-512 IFMA
 /// (`src/thresholds/generic.toml`).
@@ -303,18 +304,40 @@ impl FastModulus {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `base`.
     pub fn pow(&self, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
-        let base = self.operand(base, "base")?;
-        Ok(self.pow_checked(&base, exp))
+        self.pow_until(base, exp, Stop::never())
     }
 
-    fn pow_checked(&self, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+    /// [`FastModulus::pow`], ended early with [`MontError::Interrupted`] once `stop` is
+    /// requested (checked once per window, see [`window::pow_vartime_until`]).
+    ///
+    /// # Errors
+    /// As [`FastModulus::pow`], and [`MontError::Interrupted`].
+    pub fn pow_until(
+        &self,
+        base: &[Limb],
+        exp: &[Limb],
+        stop: &Stop,
+    ) -> Result<Vec<Limb>, MontError> {
+        let base = self.operand(base, "base")?;
+        self.pow_checked(&base, exp, stop)
+    }
+
+    fn pow_checked(
+        &self,
+        base: &[Limb],
+        exp: &[Limb],
+        stop: &Stop,
+    ) -> Result<Vec<Limb>, MontError> {
         match self.pow_kernel() {
-            Kernel::Spectral => {
-                window::pow_vartime_with(self.spectral().expect("pow_kernel checked it"), base, exp)
-            }
+            Kernel::Spectral => window::pow_vartime_until(
+                self.spectral().expect("pow_kernel checked it"),
+                base,
+                exp,
+                stop,
+            ),
             Kernel::Word => match self.word_ifma(&IFMA_POW_BITS) {
-                Some(k) => window::pow_vartime_with(k, base, exp),
-                None => window::pow_vartime_with(self.word(), base, exp),
+                Some(k) => window::pow_vartime_until(k, base, exp, stop),
+                None => window::pow_vartime_until(self.word(), base, exp, stop),
             },
         }
     }
@@ -325,7 +348,21 @@ impl FastModulus {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `base`.
     pub fn pow_sec(&self, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
-        fixed::pow_sec(self.word(), base, exp)
+        self.pow_sec_until(base, exp, Stop::never())
+    }
+
+    /// [`FastModulus::pow_sec`], ended early once `stop` is requested (a public flag, checked
+    /// once per window: the run stays constant time).
+    ///
+    /// # Errors
+    /// As [`FastModulus::pow_sec`], and [`MontError::Interrupted`].
+    pub fn pow_sec_until(
+        &self,
+        base: &[Limb],
+        exp: &[Limb],
+        stop: &Stop,
+    ) -> Result<Vec<Limb>, MontError> {
+        fixed::pow_sec_until(self.word(), base, exp, stop)
     }
 
     /// `[x_i y_i mod N]` in input order, in parallel.
@@ -338,14 +375,26 @@ impl FastModulus {
         xs: &[T],
         ys: &[T],
     ) -> Result<Vec<Vec<Limb>>, MontError> {
+        self.mul_many_until(xs, ys, Stop::never())
+    }
+
+    /// [`FastModulus::mul_many`], ended early once `stop` is requested (checked per product).
+    ///
+    /// # Errors
+    /// As [`FastModulus::mul_many`], and [`MontError::Interrupted`].
+    pub fn mul_many_until<T: AsRef<[Limb]> + Sync>(
+        &self,
+        xs: &[T],
+        ys: &[T],
+        stop: &Stop,
+    ) -> Result<Vec<Vec<Limb>>, MontError> {
         let (xs, ys) = self.batch(xs, ys, "x", "y")?;
         self.prepare_kernel(self.mul_kernel(), &IFMA_MUL_BITS);
-        Ok(xs
-            .par_iter()
+        xs.par_iter()
             .zip(ys.par_iter())
             .with_min_len(self.min_chunk())
-            .map(|(x, y)| self.mul_checked(x, Some(y)))
-            .collect())
+            .map(|(x, y)| stop.check().map(|()| self.mul_checked(x, Some(y))))
+            .collect()
     }
 
     /// `[bases_i ^ exps_i mod N]` in input order, in parallel. Variable time.
@@ -357,6 +406,20 @@ impl FastModulus {
         &self,
         bases: &[B],
         exps: &[E],
+    ) -> Result<Vec<Vec<Limb>>, MontError> {
+        self.pow_many_until(bases, exps, Stop::never())
+    }
+
+    /// [`FastModulus::pow_many`], ended early once `stop` is requested (checked once per
+    /// window of every exponentiation).
+    ///
+    /// # Errors
+    /// As [`FastModulus::pow_many`], and [`MontError::Interrupted`].
+    pub fn pow_many_until<B: AsRef<[Limb]> + Sync, E: AsRef<[Limb]> + Sync>(
+        &self,
+        bases: &[B],
+        exps: &[E],
+        stop: &Stop,
     ) -> Result<Vec<Vec<Limb>>, MontError> {
         if bases.is_empty() || exps.is_empty() {
             return Err(MontError::EmptyBatch);
@@ -372,12 +435,12 @@ impl FastModulus {
             .map(|b| self.operand(b.as_ref(), "base"))
             .collect::<Result<_, _>>()?;
         self.prepare_kernel(self.pow_kernel(), &IFMA_POW_BITS);
-        Ok(bases
+        bases
             .par_iter()
             .zip(exps.par_iter())
             .with_min_len(1)
-            .map(|(b, e)| self.pow_checked(b, e.as_ref()))
-            .collect())
+            .map(|(b, e)| self.pow_checked(b, e.as_ref(), stop))
+            .collect()
     }
 
     /// Checks the two lists of a batch and every operand in them.
@@ -485,6 +548,30 @@ mod tests {
             (Kernel::Word, Kernel::Word)
         );
         assert_eq!(Kernel::Spectral.name(), "spectral");
+    }
+
+    #[test]
+    fn a_requested_stop_ends_every_long_call() {
+        let m = FastModulus::new(&[101]).unwrap();
+        let stop = Stop::new();
+        assert_eq!(m.pow_until(&[3], &[5], &stop).unwrap(), vec![41]);
+        stop.request();
+        let xs = [vec![3u64]];
+        assert_eq!(m.pow_until(&[3], &[5], &stop), Err(MontError::Interrupted));
+        assert_eq!(
+            m.pow_sec_until(&[3], &[5], &stop),
+            Err(MontError::Interrupted)
+        );
+        assert_eq!(
+            m.mul_many_until(&xs, &xs, &stop),
+            Err(MontError::Interrupted)
+        );
+        assert_eq!(
+            m.pow_many_until(&xs, &xs, &stop),
+            Err(MontError::Interrupted)
+        );
+        // e = 0 does no product: nothing to interrupt
+        assert_eq!(m.pow_until(&[3], &[], &stop).unwrap(), vec![1]);
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub enum MontError {
         /// The offending line.
         line: usize,
     },
+    /// The computation was stopped through its [`crate::stop::Stop`] flag before it finished.
+    Interrupted,
 }
 
 impl fmt::Display for MontError {
@@ -71,6 +73,7 @@ impl fmt::Display for MontError {
                 f,
                 "threshold table line {line}: expected `key = non-negative integer` with a known key, a [section] or a # comment"
             ),
+            Self::Interrupted => f.write_str("the computation was interrupted before it finished"),
         }
     }
 }
@@ -102,5 +105,6 @@ mod tests {
         assert!(MontError::InvalidThresholds { line: 4 }
             .to_string()
             .contains("line 4"));
+        assert!(MontError::Interrupted.to_string().contains("interrupted"));
     }
 }

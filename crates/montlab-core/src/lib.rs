@@ -28,11 +28,13 @@ pub mod mont;
 pub mod params;
 pub mod pow;
 pub mod spectral;
+pub mod stop;
 
 pub use engine::{FastModulus, Kernel, Thresholds};
 pub use error::MontError;
 pub use limb::Limb;
 pub use params::{MontParams, OddModulus};
+pub use stop::Stop;
 
 /// Algorithm ids with a native engine in this crate.
 ///

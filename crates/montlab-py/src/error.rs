@@ -16,18 +16,34 @@ import_exception!(montlab.errors, OperandError);
 import_exception!(montlab.errors, ParameterError);
 import_exception!(montlab.errors, OperandTypeError);
 
-/// A [`MontError`] raised from a binding function.
+/// An error raised from a binding function: a [`MontError`], or a Python exception already
+/// raised (a signal handler's, such as `KeyboardInterrupt`, while a long call ran).
 #[derive(Debug)]
-pub struct Error(pub MontError);
+pub enum Error {
+    /// From the core.
+    Mont(MontError),
+    /// Raised by Python.
+    Py(PyErr),
+}
 
 impl From<MontError> for Error {
     fn from(e: MontError) -> Self {
-        Self(e)
+        Self::Mont(e)
+    }
+}
+
+impl From<PyErr> for Error {
+    fn from(e: PyErr) -> Self {
+        Self::Py(e)
     }
 }
 
 impl From<Error> for PyErr {
-    fn from(Error(e): Error) -> Self {
+    fn from(e: Error) -> Self {
+        let e = match e {
+            Error::Py(e) => return e,
+            Error::Mont(e) => e,
+        };
         let msg = e.to_string();
         match e {
             MontError::EvenModulus | MontError::ModulusTooSmall => ModulusError::new_err(msg),

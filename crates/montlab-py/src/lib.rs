@@ -13,6 +13,7 @@
 //! still arrive in Python as `pyo3_runtime.PanicException`, never as an abort.
 
 mod error;
+mod interrupt;
 
 use std::collections::BTreeMap;
 use std::sync::RwLock;
@@ -137,6 +138,12 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
 }
 
 /// A Python int from little-endian `u64` limbs (leading zero limbs allowed).
+/// Products of an exponentiation by `e` (limbs), as an upper estimate: one per bit plus a
+/// table of at most 2^7 entries.
+fn pow_products(e: &[u64]) -> u128 {
+    64 * e.len() as u128 + 128
+}
+
 fn to_int(limbs: &[u64]) -> BigUint {
     BigUint::new(
         limbs
@@ -226,7 +233,11 @@ impl Cios {
     /// Sliding-window exponentiation: variable time in the exponent.
     fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-        let out = py.detach(|| window::pow_vartime(&self.params, &b, &e))?;
+        let work = interrupt::work(self.params.s(), pow_products(&e));
+        let out = interrupt::run(py, work, |stop| {
+            let b = self.params.operand(&b, "base")?;
+            window::pow_vartime_until(&self.params, &b, &e, stop)
+        })?;
         Ok(to_int(&out))
     }
 
@@ -324,32 +335,43 @@ impl FastModulus {
     /// x * y mod N, for 0 <= x, y < N.
     fn mul(&self, py: Python<'_>, x: Int, y: Int) -> Result<BigUint, Error> {
         let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
-        Ok(to_int(&py.detach(|| self.inner.mul(&x, &y))?))
+        let work = interrupt::work(self.inner.modulus().len(), 2);
+        Ok(to_int(&interrupt::run(py, work, |_| {
+            self.inner.mul(&x, &y)
+        })?))
     }
 
     /// x * x mod N, for 0 <= x < N.
     fn sqr(&self, py: Python<'_>, x: Int) -> Result<BigUint, Error> {
         let x = operand_limbs(&x, "x")?;
-        Ok(to_int(&py.detach(|| self.inner.sqr(&x))?))
+        let work = interrupt::work(self.inner.modulus().len(), 2);
+        Ok(to_int(&interrupt::run(py, work, |_| self.inner.sqr(&x))?))
     }
 
     /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp).
     fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-        Ok(to_int(&py.detach(|| self.inner.pow(&b, &e))?))
+        let work = interrupt::work(self.inner.modulus().len(), pow_products(&e));
+        Ok(to_int(&interrupt::run(py, work, |stop| {
+            self.inner.pow_until(&b, &e, stop)
+        })?))
     }
 
     /// base ** exp mod N in constant time in base and the exponent bits (fixed window,
     /// word-level kernel at every size); only the exponent's limb count shapes the run.
     fn pow_sec(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-        Ok(to_int(&py.detach(|| self.inner.pow_sec(&b, &e))?))
+        let work = interrupt::work(self.inner.modulus().len(), pow_products(&e));
+        Ok(to_int(&interrupt::run(py, work, |stop| {
+            self.inner.pow_sec_until(&b, &e, stop)
+        })?))
     }
 
     /// [x * y mod N for x, y in zip(xs, ys)] on all cores, in input order.
     fn mul_many(&self, py: Python<'_>, xs: IntList, ys: IntList) -> Result<Vec<BigUint>, Error> {
         let (xs, ys) = (batch_limbs(&xs, "x")?, batch_limbs(&ys, "y")?);
-        let out = py.detach(|| self.inner.mul_many(&xs, &ys))?;
+        let work = interrupt::work(self.inner.modulus().len(), 2 * xs.len() as u128);
+        let out = interrupt::run(py, work, |stop| self.inner.mul_many_until(&xs, &ys, stop))?;
         Ok(out.iter().map(|v| to_int(v)).collect())
     }
 
@@ -366,7 +388,11 @@ impl FastModulus {
             Exponents::One(e) => vec![exponent_limbs(&e)?; bases.len()],
             Exponents::Many(es) => es.iter().map(exponent_limbs).collect::<Result<_, _>>()?,
         };
-        let out = py.detach(|| self.inner.pow_many(&bases, &exps))?;
+        let products = exps.iter().map(|e| pow_products(e)).sum();
+        let work = interrupt::work(self.inner.modulus().len(), products);
+        let out = interrupt::run(py, work, |stop| {
+            self.inner.pow_many_until(&bases, &exps, stop)
+        })?;
         Ok(out.iter().map(|v| to_int(v)).collect())
     }
 
@@ -383,7 +409,10 @@ fn powm(py: Python<'_>, base: Int, exp: Int, modulus: Int) -> Result<BigUint, Er
     let n = modulus_limbs(&modulus)?;
     let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
     let t = current_thresholds();
-    let out = py.detach(|| CoreFast::with_thresholds(&n, t).and_then(|m| m.pow(&b, &e)))?;
+    let work = interrupt::work(n.len(), pow_products(&e));
+    let out = interrupt::run(py, work, |stop| {
+        CoreFast::with_thresholds(&n, t).and_then(|m| m.pow_until(&b, &e, stop))
+    })?;
     Ok(to_int(&out))
 }
 

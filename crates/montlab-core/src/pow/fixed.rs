@@ -23,6 +23,7 @@ use crate::error::MontError;
 use crate::limb::Limb;
 use crate::mont::{cios, sqr};
 use crate::params::MontParams;
+use crate::stop::Stop;
 
 /// Window size of [`pow_sec`]: a table of 32 entries.
 pub const SEC_WINDOW_BITS: u32 = 5;
@@ -33,6 +34,19 @@ pub const SEC_WINDOW_BITS: u32 = 5;
 /// [`MontError::OperandOutOfRange`] naming `base` if `base >= N` (this range check itself is
 /// not constant time: it reveals only whether the input was valid).
 pub fn pow_sec(params: &MontParams, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
+    pow_sec_until(params, base, exp, Stop::never())
+}
+
+/// [`pow_sec`] that checks `stop` (a public flag) once per table entry and once per window.
+///
+/// # Errors
+/// As [`pow_sec`], and [`MontError::Interrupted`] once `stop` is requested.
+pub fn pow_sec_until(
+    params: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    stop: &Stop,
+) -> Result<Vec<Limb>, MontError> {
     let base = params.operand(base, "base")?;
     let s = params.s();
     let k = SEC_WINDOW_BITS as usize;
@@ -46,6 +60,7 @@ pub fn pow_sec(params: &MontParams, base: &[Limb], exp: &[Limb]) -> Result<Vec<L
     cios::mont_mul_into(params, &base, params.r2_mod_n(), &mut b_m, &mut t);
     table.push(b_m);
     for d in 2..(1usize << k) {
+        stop.check()?;
         let mut next = vec![0; s];
         cios::mont_mul_into(params, &table[d - 1], &table[1], &mut next, &mut t);
         table.push(next);
@@ -58,6 +73,7 @@ pub fn pow_sec(params: &MontParams, base: &[Limb], exp: &[Limb]) -> Result<Vec<L
     let mut tmp = vec![0; s];
     let mut sel = vec![0; s];
     for win in (0..windows).rev() {
+        stop.check()?;
         for _ in 0..k {
             sqr::mont_sqr_into(params, &acc, &mut tmp, &mut w);
             core::mem::swap(&mut acc, &mut tmp);

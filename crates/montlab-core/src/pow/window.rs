@@ -25,6 +25,7 @@ use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::MontParams;
 use crate::pow::MontKernel;
+use crate::stop::Stop;
 
 /// Largest window size [`window_bits`] returns (a table of 128 odd powers).
 pub const MAX_WINDOW_BITS: u32 = 8;
@@ -68,13 +69,30 @@ pub fn pow_vartime(
 /// entry goes through [`MontKernel::prepare`], so a spectral kernel transforms each odd power
 /// of the base once and reuses the transforms for every product with it.
 pub fn pow_vartime_with<K: MontKernel>(kernel: &K, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+    match pow_vartime_until(kernel, base, exp, Stop::never()) {
+        Ok(out) => out,
+        Err(_) => unreachable!("a flag nobody sets never stops the loop"),
+    }
+}
+
+/// [`pow_vartime_with`] that checks `stop` once per table entry and once per exponent bit or
+/// window, so a request ends it within one window of products.
+///
+/// # Errors
+/// [`MontError::Interrupted`] once `stop` is requested.
+pub fn pow_vartime_until<K: MontKernel>(
+    kernel: &K,
+    base: &[Limb],
+    exp: &[Limb],
+    stop: &Stop,
+) -> Result<Vec<Limb>, MontError> {
     let s = kernel.limbs();
     let bits = limb::bit_len(exp);
     if bits == 0 {
         // e = 0: the empty product, 1 mod N = 1 because N > 1.
         let mut one = vec![0; s];
         one[0] = 1;
-        return one;
+        return Ok(one);
     }
     let k = window_bits(bits);
     let mut sc = kernel.scratch();
@@ -89,6 +107,7 @@ pub fn pow_vartime_with<K: MontKernel>(kernel: &K, base: &[Limb], exp: &[Limb]) 
         kernel.prepare(&mut b2_m, &mut sc);
         table.push(b_m);
         for i in 1..(1usize << (k - 1)) {
+            stop.check()?;
             let mut next = table[i - 1].clone();
             kernel.mul(&table[i - 1], &b2_m, &mut next, &mut sc);
             kernel.prepare(&mut next, &mut sc);
@@ -104,6 +123,7 @@ pub fn pow_vartime_with<K: MontKernel>(kernel: &K, base: &[Limb], exp: &[Limb]) 
     let mut tmp = table[0].clone();
     let mut i = bits; // bits i-1, i-2, ... remain
     while i > 0 {
+        stop.check()?;
         if !limb::bit(exp, i - 1) {
             if let Some(a) = acc.as_mut() {
                 kernel.sqr(a, &mut tmp, &mut sc);
@@ -140,7 +160,7 @@ pub fn pow_vartime_with<K: MontKernel>(kernel: &K, base: &[Limb], exp: &[Limb]) 
 
     // bits > 0 means the top bit opened a window, so acc is set; leave Montgomery form.
     let acc = acc.unwrap_or_else(|| kernel.one());
-    kernel.from_mont(&acc, &mut sc)
+    Ok(kernel.from_mont(&acc, &mut sc))
 }
 
 #[cfg(test)]
