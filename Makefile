@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # pytest workers (pytest-xdist); a test file stays on one worker (its builds are shared)
 PYTEST_JOBS ?= auto
 
-.PHONY: all demo test test-py test-rust lint clean vectors
+.PHONY: all demo test test-py test-rust lint clean vectors soak
 
 all: test
 
@@ -49,3 +49,8 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) target .pytest_cache .hypothesis
+
+# Differential soak (montlab selftest) for MINUTES minutes; SEED fixes the cases.
+MINUTES ?= 60
+soak: $(STAMP)
+	$(BIN)/montlab selftest --minutes $(MINUTES) $(if $(SEED),--seed $(SEED)) --json soak.json

@@ -425,12 +425,14 @@ def report_cycles(out_dir: str) -> None:
 
 
 from montlab.cli.bench import bench  # noqa: E402  (it uses the helpers above)
+from montlab.cli.selftest import selftest  # noqa: E402
 from montlab.cli.spectral import params, tables  # noqa: E402
 from montlab.cli.tune import tune  # noqa: E402
 
 main.add_command(bench)
 main.add_command(params)
 main.add_command(tables)
+main.add_command(selftest)
 main.add_command(tune)
 
 from montlab.cli.rtl import report_hw, rtl  # noqa: E402  (it uses the helpers above)
