@@ -19,6 +19,7 @@ __all__ = [
     "ALGORITHMS",
     "GENERIC_THRESHOLDS",
     "IFMA",
+    "MAX_BITS",
     "BUILD",
 ]
 
@@ -29,6 +30,8 @@ ALGORITHMS: tuple[str, ...]
 GENERIC_THRESHOLDS: str
 #: True when the kernels (word-level and spectral) run on AVX-512 IFMA on this CPU.
 IFMA: bool
+#: The largest modulus (bits) FastModulus and powm take: 2^22, the spectral kernel's range.
+MAX_BITS: int
 #: How the extension was built: "rustc" (the compiler's version line), "target", "profile",
 #: "version".
 BUILD: dict[str, str]

@@ -61,6 +61,11 @@ pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=ifma::MAX_BITS;
 /// `spectral_mul_bits`.
 pub const IFMA_MUL_BITS: core::ops::RangeInclusive<u64> = 705..=ifma::MAX_BITS;
 
+/// The largest modulus (bits) [`FastModulus`] takes: the spectral kernel's largest transform,
+/// 64 [`crate::spectral::MAX_TRANSFORM_LEN`] = 2^22 bits. Above it every product would be
+/// quadratic (49 s a product at 10^7 bits), so larger moduli are refused, not run slowly.
+pub const MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u64;
+
 /// Size cut-overs between the kernels, in bits of N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Thresholds {
@@ -153,7 +158,8 @@ impl FastModulus {
     /// Validates N with the generic thresholds.
     ///
     /// # Errors
-    /// [`MontError::ModulusTooSmall`] if N <= 1, [`MontError::EvenModulus`] if N is even.
+    /// [`MontError::ModulusTooSmall`] if N <= 1, [`MontError::EvenModulus`] if N is even,
+    /// [`MontError::ModulusTooLarge`] above [`MAX_BITS`].
     pub fn new(n: &[Limb]) -> Result<Self, MontError> {
         Self::with_thresholds(n, Thresholds::generic())
     }
@@ -163,8 +169,15 @@ impl FastModulus {
     /// # Errors
     /// As [`FastModulus::new`].
     pub fn with_thresholds(n: &[Limb], thresholds: Thresholds) -> Result<Self, MontError> {
+        let modulus = OddModulus::new(n)?;
+        if modulus.bits() > MAX_BITS {
+            return Err(MontError::ModulusTooLarge {
+                bits: modulus.bits(),
+                max: MAX_BITS,
+            });
+        }
         Ok(Self {
-            modulus: OddModulus::new(n)?,
+            modulus,
             thresholds,
             word: OnceLock::new(),
             ifma: OnceLock::new(),
@@ -572,6 +585,22 @@ mod tests {
         );
         // e = 0 does no product: nothing to interrupt
         assert_eq!(m.pow_until(&[3], &[], &stop).unwrap(), vec![1]);
+    }
+
+    #[test]
+    fn sizes_above_the_spectral_range_are_refused() {
+        let mut n = vec![0u64; (MAX_BITS / 64) as usize];
+        n[0] = 1;
+        *n.last_mut().unwrap() = 1 << 63; // exactly MAX_BITS bits
+        assert_eq!(FastModulus::new(&n).unwrap().bits(), MAX_BITS);
+        n.push(1);
+        assert_eq!(
+            FastModulus::new(&n).err(),
+            Some(MontError::ModulusTooLarge {
+                bits: MAX_BITS + 1,
+                max: MAX_BITS
+            })
+        );
     }
 
     #[test]

@@ -16,6 +16,14 @@ pub enum MontError {
     EvenModulus,
     /// The modulus is 0, 1 or negative: there is no ring to compute in.
     ModulusTooSmall,
+    /// The modulus is longer than [`crate::engine::MAX_BITS`], the largest size whose products
+    /// stay sub-quadratic (the spectral kernel's largest transform).
+    ModulusTooLarge {
+        /// Bits of the modulus given.
+        bits: u64,
+        /// The largest accepted.
+        max: u64,
+    },
     /// An operand is outside `0 <= value < N`; `which` names it (`"x"`, `"y"`, `"base"`, ...).
     OperandOutOfRange {
         /// The parameter name of the rejected operand.
@@ -53,6 +61,10 @@ impl fmt::Display for MontError {
                 "the modulus must be odd: Montgomery multiplication needs N coprime to the word base 2^64",
             ),
             Self::ModulusTooSmall => f.write_str("the modulus must be an integer greater than 1"),
+            Self::ModulusTooLarge { bits, max } => write!(
+                f,
+                "the modulus has {bits} bits; FastModulus and powm take up to {max} bits, where products stay sub-quadratic (larger moduli: gmpy2, or the quadratic Cios engine)"
+            ),
             Self::OperandOutOfRange { which } => write!(
                 f,
                 "operand {which} is out of range: it must satisfy 0 <= {which} < N (reduce it mod N first)"
@@ -105,6 +117,9 @@ mod tests {
         assert!(MontError::InvalidThresholds { line: 4 }
             .to_string()
             .contains("line 4"));
+        assert!(MontError::ModulusTooLarge { bits: 9, max: 8 }
+            .to_string()
+            .contains("9 bits"));
         assert!(MontError::Interrupted.to_string().contains("interrupted"));
     }
 }

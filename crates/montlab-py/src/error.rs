@@ -46,7 +46,9 @@ impl From<Error> for PyErr {
         };
         let msg = e.to_string();
         match e {
-            MontError::EvenModulus | MontError::ModulusTooSmall => ModulusError::new_err(msg),
+            MontError::EvenModulus
+            | MontError::ModulusTooSmall
+            | MontError::ModulusTooLarge { .. } => ModulusError::new_err(msg),
             MontError::OperandOutOfRange { .. }
             | MontError::NegativeOperand { .. }
             | MontError::NegativeExponent

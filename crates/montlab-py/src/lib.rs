@@ -458,6 +458,7 @@ mod native {
             montlab_core::engine::generic_thresholds_text(),
         )?;
         m.add("IFMA", montlab_core::spectral::uses_ifma())?;
+        m.add("MAX_BITS", montlab_core::engine::MAX_BITS)?;
         let build = pyo3::types::PyDict::new(m.py());
         build.set_item("rustc", env!("MONTLAB_RUSTC_VERSION"))?;
         build.set_item("target", env!("MONTLAB_TARGET"))?;
