@@ -208,6 +208,40 @@ def rtl_synth(
         console.print(m)
 
 
+@rtl.command("formal")
+@click.argument("arch_name", metavar="ARCH")
+@set_option
+@click.option(
+    "--depth",
+    type=int,
+    default=None,
+    help="Cycles checked from reset [default: 2 LAT + 4, two operations in a row].",
+)
+@json_flag
+@handle_errors
+def rtl_formal(arch_name: str, sets: tuple[str, ...], depth: int | None, as_json: bool) -> None:
+    """Bounded formal check of ARCH (SymbiYosys): result, done_o cycle and reset, for every
+    input sequence of DEPTH cycles. Exit status 1 when a property fails."""
+    from montlab.hw import formal
+
+    arch, ap = _resolve(arch_name, sets)
+    res = formal.formal(arch, ap, depth)
+    if as_json:
+        emit_json(res)
+    else:
+        params = ", ".join(f"{k}={v}" for k, v in res["params"].items())
+        console.print(
+            f"{arch.name} ({params}): {res['status']} to depth {res['depth']} "
+            f"(LAT {res['lat']}, r = 2^{res['rb']}) in {res['seconds']} s"
+        )
+        for line in res["failed"]:
+            console.print(f"  failed: {line}")
+        if res["failed"]:
+            console.print(f"  counterexample: {res['folder']}")
+    if res["status"] != "PASS":
+        raise SystemExit(1)
+
+
 @rtl.command("pnr")
 @click.argument("arch_name", metavar="ARCH")
 @set_option
