@@ -32,8 +32,8 @@ test-rust:
 	cargo test --workspace --quiet
 
 test-py: $(STAMP)
-	$(BIN)/ruff check python/montlab tests/py tests/rtl vectors/generators bench
-	$(BIN)/ruff format --check python/montlab tests/py tests/rtl vectors/generators bench
+	$(BIN)/ruff check python/montlab tests/py tests/rtl tests/fuzz vectors/generators bench
+	$(BIN)/ruff format --check python/montlab tests/py tests/rtl tests/fuzz vectors/generators bench
 	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy.stubtest montlab._native --allowlist stubtest-allowlist.txt
 	$(BIN)/python vectors/generators/verify_all.py
