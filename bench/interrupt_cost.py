@@ -1,11 +1,13 @@
-"""What answering Ctrl-C costs: the native calls of this checkout against a baseline build.
+"""What answering Ctrl-C costs, and how fast it answers: the native calls of this checkout
+against a baseline build, and the SIGINT-to-KeyboardInterrupt latency of six long calls.
 
 Long native calls check a stop flag once per window and, above a work estimate, run on a worker
 thread while the calling thread polls Python's signal handlers (``crates/montlab-py/src/
 interrupt.rs``). This compares the same calls, same operands, in this checkout's ``montlab``
 and in a baseline install (``--baseline DIR``: a ``pip install --target DIR`` of a wheel built
 before that change), in alternating child processes, round by round. It prints medians and the
-ratio ours/baseline per call (1.00 = no cost) and writes them with the command and commit.
+ratio ours/baseline per call (1.00 = no cost), then the median of ``--latency-runs`` SIGINT
+latencies per call (:func:`montlab.sigint.latency`), and writes both with the command and commit.
 
     git worktree add /tmp/base <commit>; (cd /tmp/base && pip wheel --no-deps -w /tmp/w .)
     pip install --no-deps --target /tmp/baselib /tmp/w/montlab-*.whl
@@ -85,6 +87,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--baseline", required=True, help="folder holding the baseline install")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--latency-runs", type=int, default=5)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     ours, base = [], []
@@ -99,6 +102,16 @@ def main() -> None:
         b = statistics.median(x[name] for x in base)
         rows.append({"call": name, "ours_s": o, "baseline_s": b, "ratio": o / b})
         print(f"{name:<28} {o * 1e6:>10.1f}us {b * 1e6:>10.1f}us {o / b:>9.3f}")
+    from montlab import sigint
+
+    latency = {}
+    for name in sigint.CALLS:
+        runs = [sigint.latency(name) for _ in range(args.latency_runs)]
+        latency[name] = {"median_s": statistics.median(runs), "max_s": max(runs)}
+        print(
+            f"SIGINT {name:<10} median {latency[name]['median_s'] * 1e3:6.1f} ms"
+            f"  max {latency[name]['max_s'] * 1e3:6.1f} ms"
+        )
     if args.json:
         commit = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True
@@ -111,6 +124,7 @@ def main() -> None:
                     "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
                     "rounds": args.rounds,
                     "rows": rows,
+                    "sigint_latency": latency,
                 },
                 indent=2,
             )
