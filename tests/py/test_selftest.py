@@ -72,3 +72,4 @@ def test_cli_prints_seed_counts_and_json(tmp_path: Path) -> None:
     assert "seed 11" in res.output and "0 mismatches" in res.output
     d = json.loads(out.read_text())
     assert d["seed"] == 11 and d["mismatches"] == [] and d["checks"] > 0
+    assert d["command"].startswith("montlab selftest") and "commit" in d

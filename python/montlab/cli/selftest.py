@@ -66,6 +66,16 @@ def selftest(minutes: float, seed: int | None, no_native: bool, json_path: str |
     for m in report.mismatches:
         out.print(escape(f"MISMATCH seed {m.seed} case {m.case} {m.entry}: {m.detail}"))
     if json_path:
-        Path(json_path).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
+        import sys
+        import time
+
+        from montlab.hw.sweep import _git_commit
+
+        head = {
+            "command": " ".join(["montlab", *sys.argv[1:]]),
+            "commit": _git_commit(),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        Path(json_path).write_text(json.dumps({**head, **report.as_dict()}, indent=2) + "\n")
     if report.mismatches:
         raise SystemExit(1)
