@@ -19,7 +19,10 @@ from pathlib import Path
 
 #: 65,536-bit modulus and the calls, each tens of seconds uninterrupted.
 SETUP = """
-import sys, time
+import signal, sys, time
+# Python's own SIGINT handler, even when the parent ignores SIGINT (pytest-xdist workers do, and
+# a child then inherits SIG_IGN and Python installs no handler)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from montlab._native import FastModulus, Cios, powm
 n = (1 << 65536) - 159
 m = FastModulus(n)

@@ -66,13 +66,13 @@ def selftest(minutes: float, seed: int | None, no_native: bool, json_path: str |
     for m in report.mismatches:
         out.print(escape(f"MISMATCH seed {m.seed} case {m.case} {m.entry}: {m.detail}"))
     if json_path:
-        import sys
         import time
 
         from montlab.hw.sweep import _git_commit
 
+        flags = " --no-native" if no_native else ""
         head = {
-            "command": " ".join(["montlab", *sys.argv[1:]]),
+            "command": f"montlab selftest --minutes {minutes:g} --seed {seed}{flags}",
             "commit": _git_commit(),
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
