@@ -55,8 +55,6 @@ class NativeEngine:
     layer = "native"
 
     def __init__(self, algo: str, config: MontConfig) -> None:
-        from montlab import _native
-
         if algo != "cios":  # pragma: no cover - registry and NATIVE list are tested to agree
             raise ParameterError(f"{algo}: no native engine")
         w = getattr(config, "w", 64)
@@ -64,9 +62,21 @@ class NativeEngine:
             raise ParameterError(f"{algo}: the native engine uses w = 64 (got w = {w})")
         self.algo = algo
         self.config = config
-        self.impl = _native.Cios(config.modulus)
-        assert self.impl.r == config.r, "native and reference Montgomery constants disagree"
-        self._fast: Any = None  # FastModulus, built on the first pow (its own precomputation)
+        # Each kernel is built on first use: their precomputations differ, and pow refuses
+        # moduli above _native.MAX_BITS before any quadratic setup runs.
+        self._cios: Any = None
+        self._fast: Any = None
+
+    @property
+    def impl(self) -> Any:
+        """The CIOS kernel (``_native.Cios``), checked against the reference constants."""
+        if self._cios is None:
+            from montlab import _native
+
+            cios = _native.Cios(self.config.modulus)
+            assert cios.r == self.config.r, "native and reference Montgomery constants disagree"
+            self._cios = cios
+        return self._cios
 
     def mul(self, x: int, y: int, trace: Trace | None = None) -> int:
         if trace is not None:

@@ -5,7 +5,8 @@ band and a modulus (random, or structured: 2^k +- small, all-ones, random2-style
 and zeros), operands (random, 0, 1, N-1, N-2, powers of two) and exponents (random, 0, 1, 2,
 65537, N-1, all-ones), runs the entry point and checks the result against ``pow`` and ``%``
 (the oracle shares no code with montlab). Native entry points run under three threshold tables
-(the generic one, spectral from 1 bit and never spectral), so both kernels see every size.
+(the generic one, spectral from 1 bit and never spectral), so both kernels see every size;
+``pow_sec``, word-level under every table, runs once.
 Reference models (``montlab.ref``, every registered algorithm at its defaults) run in the small
 bands only: they are naive and slow.
 
@@ -19,6 +20,8 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -143,15 +146,25 @@ def _exponent(rng: random.Random, n: int, max_bits: int | None = None) -> int:
 Check = Callable[[random.Random, int], "list[str] | None"]
 
 
+@contextmanager
+def _thresholds(table: str) -> Iterator[None]:
+    """Threshold table ``table`` of :data:`TABLES` in force; the previous one restored after."""
+    from montlab import _native
+
+    before = "".join(f"{k} = {v}\n" for k, v in _native.thresholds().items())
+    _native.set_thresholds(TABLES[table])
+    try:
+        yield
+    finally:
+        _native.set_thresholds(before)
+
+
 def _native_checks(table: str) -> dict[str, Check]:
     from montlab import _native
 
     def fast(n: int) -> Any:
-        _native.set_thresholds(TABLES[table])
-        try:
+        with _thresholds(table):
             return _native.FastModulus(n)
-        finally:
-            _native.set_thresholds(None)
 
     def mul(rng: random.Random, n: int) -> list[str]:
         x, y = _operand(rng, n), _operand(rng, n)
@@ -189,21 +202,27 @@ def _native_checks(table: str) -> dict[str, Check]:
         import montlab
 
         b, e = _operand(rng, n), _exponent(rng, n)
-        _native.set_thresholds(TABLES[table])
-        try:
+        with _thresholds(table):
             got = montlab.powm(b, e, n)
-        finally:
-            _native.set_thresholds(None)
         return [] if got == pow(b, e, n) else [f"powm({b:#x}, {e:#x})"]
 
-    return {
+    def native_powm(rng: random.Random, n: int) -> list[str]:
+        b, e = _operand(rng, n), _exponent(rng, n)
+        with _thresholds(table):
+            got = _native.powm(b, e, n)
+        return [] if got == pow(b, e, n) else [f"_native.powm({b:#x}, {e:#x})"]
+
+    checks: dict[str, Check] = {
         f"FastModulus.mul+sqr[{table}]": mul,
         f"FastModulus.pow[{table}]": pow_,
-        f"FastModulus.pow_sec[{table}]": pow_sec,
         f"FastModulus.mul_many[{table}]": mul_many,
         f"FastModulus.pow_many[{table}]": pow_many,
         f"montlab.powm[{table}]": powm,
+        f"_native.powm[{table}]": native_powm,
     }
+    if table == "generic":  # pow_sec runs the word kernel under every table: once is enough
+        checks["FastModulus.pow_sec"] = pow_sec
+    return checks
 
 
 def _cios(rng: random.Random, n: int) -> list[str]:

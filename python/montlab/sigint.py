@@ -1,8 +1,9 @@
 """How long a native call takes to answer Ctrl-C: :func:`latency`.
 
-Contract: the call runs in a child interpreter, which prints ``start`` just before it; the
-parent sends SIGINT ``delay`` seconds later (the calls measured take far longer) and the child
-prints the monotonic time at which ``KeyboardInterrupt`` reached it. Linux's monotonic clock is
+Contract: the call runs in a child interpreter, in a loop, so SIGINT lands inside it even on a
+machine fast enough to finish one call before the delay. The child prints ``start`` just
+before the loop; the parent sends SIGINT ``delay`` seconds later and the child prints the
+monotonic time at which ``KeyboardInterrupt`` reached it. Linux's monotonic clock is
 shared by both processes, so the difference is the latency. Used by tests/py/test_interrupt.py
 and bench/interrupt_cost.py.
 """
@@ -17,16 +18,20 @@ import textwrap
 import time
 from pathlib import Path
 
-#: 65,536-bit modulus and the calls, each tens of seconds uninterrupted.
+#: A 65,536-bit modulus for the calls, and a 2^22-bit one (the largest taken) for the setup.
 SETUP = """
 import signal, sys, time
 # Python's own SIGINT handler, even when the parent ignores SIGINT (pytest-xdist workers do, and
 # a child then inherits SIG_IGN and Python installs no handler)
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from montlab._native import FastModulus, Cios, powm
+from montlab._native import FastModulus, Cios, powm, MAX_BITS
 n = (1 << 65536) - 159
 m = FastModulus(n)
+big = (1 << (MAX_BITS - 1)) | 0x2D1F
 """
+#: The calls, each run in a loop until SIGINT, so the signal always lands inside one however
+#: fast the machine. ``setup_max`` is one uninterruptible chunk of seconds (the quadratic
+#: setup of the largest modulus): the call still returns at once, and its worker is dropped.
 CALLS = {
     "pow_sec": "m.pow_sec(3, n - 2)",
     "pow_many": "m.pow_many([3 + i for i in range(64)], n - 2)",
@@ -34,11 +39,12 @@ CALLS = {
     "mul_many": "m.mul_many([n - 1 - i for i in range(4000)], [n - 2] * 4000)",
     "powm": "powm(3, n - 2, n)",
     "cios_pow": "Cios(n).pow(3, n - 2)",
+    "setup_max": "FastModulus(big)",
 }
 
 
 class NotInterrupted(RuntimeError):
-    """The call finished, or failed, instead of raising KeyboardInterrupt."""
+    """The call failed, or went on, instead of raising KeyboardInterrupt."""
 
 
 def _child(call: str) -> str:
@@ -46,12 +52,11 @@ def _child(call: str) -> str:
         f"""
         print("start", flush=True)
         try:
-            {call}
+            while True:
+                {call}
         except KeyboardInterrupt:
             print("interrupted", time.monotonic(), flush=True)
             sys.exit(0)
-        print("finished", flush=True)
-        sys.exit(1)
         """
     )
 

@@ -1,6 +1,7 @@
 """atheris fuzz targets: the CLI integer grammar, the ``--set`` parser and the native binding's
-argument handling. Each target accepts any input and allows only montlab's own errors (and
-TypeError for wrong types); anything else, or a wrong answer, is a crash that libFuzzer saves.
+argument handling. Each target computes what should happen from an independent oracle (Python's
+int() and pow()) in both directions: a valid input gives the oracle's value, an invalid one the
+error class the rules name. Anything else is a crash that libFuzzer saves.
 
     python tests/fuzz/fuzz_montlab.py TARGET [CORPUS_DIR ...] [-runs=N | -max_total_time=S]
 
@@ -16,29 +17,50 @@ import atheris
 with atheris.instrument_imports():
     from montlab import _native, registry
     from montlab.cli import parse_sets
-    from montlab.errors import MontlabError, ParameterError
+    from montlab.errors import ModulusError, MontlabError, OperandError, ParameterError
 
 #: The longest text the grammar oracle checks with int() (Python refuses more than 4300 digits).
 ORACLE_DIGITS = 4000
 ALGOS = registry.ids()
+#: A threshold table that runs the spectral kernel from the smallest modulus.
+SPECTRAL = "spectral_mul_bits = 1\nspectral_pow_bits = 1\n"
+
+
+def _grammar(text: str) -> int | None | str:
+    """The value the integer grammar gives ``text``, from Python's own int() (None: not in the
+    grammar; "long": a valid decimal too long for int() to check)."""
+    body = text.strip(" \t\r\n")
+    sign = 1
+    if body[:1] in ("+", "-"):
+        sign, body = (-1 if body[0] == "-" else 1), body[1:]
+    if not body.isascii() or any(c.isspace() for c in body) or body[:1] in ("+", "-", ""):
+        return None
+    try:
+        if body[:2] in ("0x", "0X"):
+            return sign * int("0x" + body[2:], 0)  # Python's literal rules: 0x_1f allowed
+        if not body.replace("_", "").isdigit():
+            return None
+        if len(body) > ORACLE_DIGITS:
+            return "long"
+        return sign * int(body, 10)  # leading zeros allowed, as the grammar says
+    except ValueError:
+        return None
 
 
 @atheris.instrument_func
 def fuzz_int(data: bytes) -> None:
-    """parse_int: an int equal to the text read by int() with '_' removed, or ParameterError."""
+    """parse_int accepts exactly the grammar, with int()'s value, and raises ParameterError
+    otherwise."""
     text = data.decode("utf-8", "replace")
+    want = _grammar(text)
     try:
         v = registry.parse_int(text, "x")
     except ParameterError:
+        assert want is None, (text, want)
         return
-    body = text.strip(" \t\r\n")
-    sign = -1 if body.startswith("-") else 1
-    body = body.lstrip("+-")
-    assert body.isascii() and "__" not in body and not body.endswith("_"), text
-    if len(body) <= ORACLE_DIGITS:
-        hexa = body[:2] in ("0x", "0X")
-        want = int(body[2:].replace("_", ""), 16) if hexa else int(body.replace("_", ""), 10)
-        assert v == sign * want, (text, v)
+    assert want is not None, (text, v)
+    if want != "long":
+        assert v == want, (text, v, want)
 
 
 @atheris.instrument_func
@@ -56,38 +78,68 @@ def fuzz_sets(data: bytes) -> None:
 
 @atheris.instrument_func
 def _value(fdp: atheris.FuzzedDataProvider) -> object:
-    """An argument: mostly integers of any size and sign, sometimes another type."""
+    """An argument: mostly integers of any size and sign (up to 320 bytes), sometimes another
+    type."""
     kind = fdp.ConsumeIntInRange(0, 11)
     if kind <= 5:
-        v = fdp.ConsumeInt(fdp.ConsumeIntInRange(1, 80))
+        v = fdp.ConsumeInt(fdp.ConsumeIntInRange(1, 320 if kind == 1 else 40))
         return v if kind else abs(v)
     return [True, 1.5, "7", b"7", None, [3, 5]][kind - 6]
 
 
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _expected(n: int, args: list[object], result: object) -> object:
+    """What a call should give: TypeError for a non-int, OperandError for an int out of range
+    (operands 0 <= v < n, exponents >= 0; ``args`` are (value, is_exponent) pairs), else
+    ``result()``."""
+    if not all(_is_int(v) for v, _ in args):  # type: ignore[misc]
+        return TypeError
+    for v, is_exp in args:  # type: ignore[misc]
+        if v < 0 or (not is_exp and v >= n):
+            return OperandError
+    return result if isinstance(result, type) else result()  # type: ignore[operator]
+
+
 @atheris.instrument_func
 def fuzz_native(data: bytes) -> None:
-    """FastModulus and Cios: correct results or MontlabError / TypeError, never a crash."""
+    """FastModulus and Cios: the right result, or the right error class, never a crash."""
     fdp = atheris.FuzzedDataProvider(data)
+    table = SPECTRAL if fdp.ConsumeBool() else None  # both kernels at fuzz sizes
     n, a, b = _value(fdp), _value(fdp), _value(fdp)
+    _native.set_thresholds(table)
     try:
         m = _native.FastModulus(n)  # type: ignore[arg-type]
-    except (MontlabError, TypeError):
+    except (MontlabError, TypeError) as exc:
+        want = TypeError if not _is_int(n) else ModulusError
+        assert isinstance(exc, want), (n, exc)
+        assert want is TypeError or n <= 1 or n % 2 == 0, (n, exc)  # type: ignore[operator]
         return
-    assert isinstance(n, int) and n > 1 and n % 2 == 1
+    finally:
+        _native.set_thresholds(None)
+    assert _is_int(n) and n > 1 and n % 2 == 1  # type: ignore[operator]
+    nn: int = n  # type: ignore[assignment]
     calls = [
-        (lambda: m.mul(a, b), lambda: a * b % n),  # type: ignore[operator]
-        (lambda: m.pow(a, b), lambda: pow(a, b, n)),  # type: ignore[arg-type]
-        (lambda: m.pow_sec(a, b), lambda: pow(a, b, n)),  # type: ignore[arg-type]
-        (lambda: m.mul_many([a], [b]), lambda: [a * b % n]),  # type: ignore[operator]
-        (lambda: m.pow_many([a], b), lambda: [pow(a, b, n)]),  # type: ignore[arg-type]
-        (lambda: _native.Cios(n).pow(a, b), lambda: pow(a, b, n)),  # type: ignore[arg-type]
+        (lambda: m.mul(a, b), [(a, False), (b, False)], lambda: a * b % nn),  # type: ignore[operator]
+        (lambda: m.pow(a, b), [(a, False), (b, True)], lambda: pow(a, b, nn)),  # type: ignore[arg-type]
+        (lambda: m.pow_sec(a, b), [(a, False), (b, True)], lambda: pow(a, b, nn)),  # type: ignore[arg-type]
+        (lambda: m.mul_many([a], [b]), [(a, False), (b, False)], lambda: [a * b % nn]),  # type: ignore[operator]
+        (lambda: _native.Cios(nn).pow(a, b), [(a, False), (b, True)], lambda: pow(a, b, nn)),  # type: ignore[arg-type]
     ]
-    got, want = calls[fdp.ConsumeIntInRange(0, len(calls) - 1)]
+    if isinstance(b, list):  # one base and a list of two exponents: a length mismatch
+        calls.append((lambda: m.pow_many([a], b), [(a, False)], OperandError))
+    else:
+        calls.append((lambda: m.pow_many([a], b), [(a, False), (b, True)], lambda: [pow(a, b, nn)]))  # type: ignore[arg-type]
+    got, args, result = calls[fdp.ConsumeIntInRange(0, len(calls) - 1)]
+    want = _expected(nn, args, result)
     try:
         out = got()
-    except (MontlabError, TypeError):
+    except (MontlabError, TypeError) as exc:
+        assert isinstance(want, type) and isinstance(exc, want), (nn, a, b, exc, want)
         return
-    assert out == want(), (n, a, b, out)
+    assert out == want, (nn, a, b, out, want)
 
 
 TARGETS = {"int": fuzz_int, "sets": fuzz_sets, "native": fuzz_native}

@@ -28,10 +28,44 @@ def test_short_soak_has_no_mismatch() -> None:
     assert sum(report.by_band.values()) == d["checks"]
 
 
+def _drawn(rng: Any, n: int) -> list[str]:
+    """A check that reports what it was given: the modulus and the next operand drawn."""
+    return [f"{n:#x} {st._operand(rng, n):#x}"]
+
+
 def test_cases_replay_from_seed_and_number() -> None:
-    entries = st.entry_points(native=False)
-    for case in range(20):
-        assert st.run_case(SEED, case, entries)[:2] == st.run_case(SEED, case, entries)[:2]
+    entries = {"a": (_drawn, 8192), "b": (_drawn, 512)}
+    runs = [[st.run_case(SEED, case, entries) for case in range(40)] for _ in range(2)]
+    assert runs[0] == runs[1]  # the entry, band, modulus and operands all replay
+    assert len({r[2][0] for r in runs[0] if r[2]}) > 30  # and the cases differ
+    assert st.run_case(SEED + 1, 0, entries) != runs[0][0]
+
+
+def test_a_soak_mismatch_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    def wrong_on_odd_operands(rng: Any, n: int) -> list[str]:
+        x = st._operand(rng, n)
+        return [f"f({x:#x}) mod {n:#x}"] if x % 2 else []
+
+    monkeypatch.setattr(st, "entry_points", lambda native=True: {"f": (wrong_on_odd_operands, 512)})
+    report = st.soak(0.3, SEED)
+    assert report.mismatches and report.by_entry["f"] == report.cases
+    for m in report.mismatches[:10]:
+        assert (m.seed, m.entry) == (SEED, "f")
+        assert st.run_case(m.seed, m.case, st.entry_points())[2] == [m.detail]
+
+
+def test_native_checks_restore_the_thresholds_in_force() -> None:
+    custom = "spectral_mul_bits = 12345\nspectral_pow_bits = 23456\n"
+    _native.set_thresholds(custom)
+    try:
+        before = _native.thresholds()
+        checks = st._native_checks("spectral")
+        rng = st.random.Random(SEED)
+        assert checks["FastModulus.pow[spectral]"](rng, 1_000_003) == []
+        assert checks["_native.powm[spectral]"](rng, 1_000_003) == []
+        assert _native.thresholds() == before
+    finally:
+        _native.set_thresholds(None)
 
 
 class _WrongPow:

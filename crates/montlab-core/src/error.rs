@@ -16,8 +16,8 @@ pub enum MontError {
     EvenModulus,
     /// The modulus is 0, 1 or negative: there is no ring to compute in.
     ModulusTooSmall,
-    /// The modulus is longer than [`crate::engine::MAX_BITS`], the largest size whose products
-    /// stay sub-quadratic (the spectral kernel's largest transform).
+    /// The modulus is longer than [`crate::engine::MAX_BITS`], the largest size the spectral
+    /// kernel's transforms cover.
     ModulusTooLarge {
         /// Bits of the modulus given.
         bits: u64,
@@ -63,7 +63,7 @@ impl fmt::Display for MontError {
             Self::ModulusTooSmall => f.write_str("the modulus must be an integer greater than 1"),
             Self::ModulusTooLarge { bits, max } => write!(
                 f,
-                "the modulus has {bits} bits; FastModulus and powm take up to {max} bits, where products stay sub-quadratic (larger moduli: gmpy2, or the quadratic Cios engine)"
+                "the modulus has {bits} bits; FastModulus and powm take up to {max} bits, the spectral kernel's largest transform (larger moduli: gmpy2, or the quadratic Cios engine)"
             ),
             Self::OperandOutOfRange { which } => write!(
                 f,

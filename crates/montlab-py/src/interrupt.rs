@@ -2,14 +2,19 @@
 //!
 //! Contract: [`run`] executes a computation without the GIL. When its estimated work (limb
 //! products, see [`LONG_WORK`]) is small it runs inline: a few milliseconds at most, after
-//! which Python handles any pending signal itself. Otherwise it runs on a scoped worker thread
-//! while the calling thread wakes every [`POLL`], takes the GIL and runs Python's signal
-//! handlers (`PyErr_CheckSignals`). When a handler raises (`KeyboardInterrupt` for SIGINT),
-//! the worker's [`Stop`] flag is set, the worker ends at its next check (one window of
-//! products) and the handler's exception is raised. Signals are handled only when the call
-//! comes from Python's main thread, as everywhere in CPython.
+//! which Python handles any pending signal itself. Otherwise it runs on a worker thread while
+//! the calling thread wakes every [`POLL`], takes the GIL and runs Python's signal handlers
+//! (`PyErr_CheckSignals`). When a handler raises (`KeyboardInterrupt` for SIGINT), the call
+//! returns the handler's exception at once and sets the worker's [`Stop`] flag; the worker is
+//! not waited for. It ends at its next check (one exponentiation window or batch item; a
+//! constructor's setup runs to its end) and its result is dropped. So the latency is one
+//! [`POLL`] at every size, and the worker owns everything it uses (`'static`).
+//! Signals are handled only when the call comes from Python's main thread, as everywhere in
+//! CPython; from other threads the call runs inline. A panic on the worker becomes a
+//! `RuntimeError`.
 
-use std::sync::mpsc;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use montlab_core::{MontError, Stop};
@@ -32,40 +37,53 @@ pub fn work(limbs: usize, products: u128) -> u128 {
     s * s * products
 }
 
-/// Runs `job` without the GIL, answering signals while it runs when `work >= LONG_WORK`.
-pub fn run<T: Send>(
+/// Whether the caller is Python's main thread, the only one that runs signal handlers. This
+/// runs Python code, which may raise a pending signal's exception: it is passed on, never lost.
+fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = py.import("threading")?;
+    let main = threading.call_method0("main_thread")?;
+    Ok(main.is(&threading.call_method0("current_thread")?))
+}
+
+/// Runs `job` without the GIL, answering signals while it runs when `work >= LONG_WORK` and
+/// the caller is the main thread (elsewhere no handler could run, so nothing is polled).
+pub fn run<T: Send + 'static>(
     py: Python<'_>,
     work: u128,
-    job: impl FnOnce(&Stop) -> Result<T, MontError> + Send,
+    job: impl FnOnce(&Stop) -> Result<T, MontError> + Send + 'static,
 ) -> Result<T, Error> {
-    if work < LONG_WORK {
+    if work < LONG_WORK || !on_main_thread(py)? {
         return py.detach(|| job(Stop::never())).map_err(Error::from);
     }
-    let stop = Stop::new();
-    py.detach(|| {
-        std::thread::scope(|scope| {
-            let (tx, rx) = mpsc::channel();
-            let stop = &stop;
-            scope.spawn(move || {
-                // The receiver may be gone after an interrupt; nothing is left to report then.
-                let _ = tx.send(job(stop));
-            });
-            loop {
-                match rx.recv_timeout(POLL) {
-                    Ok(out) => return out.map_err(Error::from),
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(e) = Python::attach(|py| py.check_signals()) {
-                            stop.request();
-                            return Err(Error::from(e)); // the scope joins the worker
-                        }
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(Error::from(PyRuntimeError::new_err(
-                            "the native worker ended without a result",
-                        )));
-                    }
+    let stop = Arc::new(Stop::new());
+    let (tx, rx) = mpsc::channel();
+    let worker_stop = Arc::clone(&stop);
+    let spawned = std::thread::Builder::new()
+        .name("montlab-worker".into())
+        .spawn(move || {
+            let out = panic::catch_unwind(AssertUnwindSafe(|| job(&worker_stop)));
+            // The receiver is gone after an interrupt: the result is dropped.
+            let _ = tx.send(out);
+        });
+    if let Err(e) = spawned {
+        return Err(Error::from(PyRuntimeError::new_err(format!(
+            "could not start a native worker thread: {e}"
+        ))));
+    }
+    py.detach(move || loop {
+        match rx.recv_timeout(POLL) {
+            Ok(Ok(out)) => return out.map_err(Error::from),
+            Ok(Err(_)) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::from(PyRuntimeError::new_err(
+                    "internal error: the native worker ended without a result",
+                )));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop.request();
+                    return Err(Error::from(e));
                 }
             }
-        })
+        }
     })
 }

@@ -16,7 +16,7 @@ mod error;
 mod interrupt;
 
 use std::collections::BTreeMap;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use montlab_core::mont::cios;
 use montlab_core::pow::window;
@@ -137,13 +137,13 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
     ])
 }
 
-/// A Python int from little-endian `u64` limbs (leading zero limbs allowed).
-/// Products of an exponentiation by `e` (limbs), as an upper estimate: one per bit plus a
-/// table of at most 2^7 entries.
+/// Products of an exponentiation by `e` (limbs), estimated: one squaring per bit plus a table
+/// of at most 2^7 entries (window multiplications not counted, so a lower estimate).
 fn pow_products(e: &[u64]) -> u128 {
     64 * e.len() as u128 + 128
 }
 
+/// A Python int from little-endian `u64` limbs (leading zero limbs allowed).
 fn to_int(limbs: &[u64]) -> BigUint {
     BigUint::new(
         limbs
@@ -159,7 +159,7 @@ fn to_int(limbs: &[u64]) -> BigUint {
 /// non-negative Python ints; results are fully reduced, 0 <= result < N.
 #[pyclass(frozen, module = "montlab._native", name = "Cios")]
 pub struct Cios {
-    params: MontParams,
+    params: Arc<MontParams>,
 }
 
 #[pymethods]
@@ -167,9 +167,12 @@ impl Cios {
     #[new]
     fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
         let modulus = OddModulus::new(&modulus_limbs(&n)?)?;
-        // Precomputation is O(s^2) limb operations: let other threads run meanwhile.
-        let params = py.detach(|| MontParams::new(modulus));
-        Ok(Self { params })
+        // Precomputation is O(s^2) limb operations: off the GIL, and interruptible when long.
+        let work = interrupt::work(modulus.limbs(), 1);
+        let params = interrupt::run(py, work, move |_| Ok(MontParams::new(modulus)))?;
+        Ok(Self {
+            params: Arc::new(params),
+        })
     }
 
     /// The modulus N.
@@ -234,9 +237,10 @@ impl Cios {
     fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
         let work = interrupt::work(self.params.s(), pow_products(&e));
-        let out = interrupt::run(py, work, |stop| {
-            let b = self.params.operand(&b, "base")?;
-            window::pow_vartime_until(&self.params, &b, &e, stop)
+        let params = Arc::clone(&self.params);
+        let out = interrupt::run(py, work, move |stop| {
+            let b = params.operand(&b, "base")?;
+            window::pow_vartime_until(&*params, &b, &e, stop)
         })?;
         Ok(to_int(&out))
     }
@@ -285,15 +289,20 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Exponents {
 /// below N (never reduced silently) and results are fully reduced.
 #[pyclass(frozen, module = "montlab._native", name = "FastModulus")]
 pub struct FastModulus {
-    inner: CoreFast,
+    inner: Arc<CoreFast>,
 }
 
 #[pymethods]
 impl FastModulus {
     #[new]
-    fn new(n: Int) -> Result<Self, Error> {
-        let inner = CoreFast::with_thresholds(&modulus_limbs(&n)?, current_thresholds())?;
-        Ok(Self { inner })
+    fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
+        let (n, t) = (modulus_limbs(&n)?, current_thresholds());
+        // The setup (R^2 mod N, N', the transforms of N) is quadratic in places: interruptible.
+        let work = interrupt::work(n.len(), 1);
+        let inner = interrupt::run(py, work, move |_| CoreFast::with_thresholds(&n, t))?;
+        Ok(Self {
+            inner: Arc::new(inner),
+        })
     }
 
     /// The modulus N.
@@ -336,24 +345,25 @@ impl FastModulus {
     fn mul(&self, py: Python<'_>, x: Int, y: Int) -> Result<BigUint, Error> {
         let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
         let work = interrupt::work(self.inner.modulus().len(), 2);
-        Ok(to_int(&interrupt::run(py, work, |_| {
-            self.inner.mul(&x, &y)
-        })?))
+        let m = Arc::clone(&self.inner);
+        Ok(to_int(&interrupt::run(py, work, move |_| m.mul(&x, &y))?))
     }
 
     /// x * x mod N, for 0 <= x < N.
     fn sqr(&self, py: Python<'_>, x: Int) -> Result<BigUint, Error> {
         let x = operand_limbs(&x, "x")?;
         let work = interrupt::work(self.inner.modulus().len(), 2);
-        Ok(to_int(&interrupt::run(py, work, |_| self.inner.sqr(&x))?))
+        let m = Arc::clone(&self.inner);
+        Ok(to_int(&interrupt::run(py, work, move |_| m.sqr(&x))?))
     }
 
     /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp).
     fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
         let work = interrupt::work(self.inner.modulus().len(), pow_products(&e));
-        Ok(to_int(&interrupt::run(py, work, |stop| {
-            self.inner.pow_until(&b, &e, stop)
+        let m = Arc::clone(&self.inner);
+        Ok(to_int(&interrupt::run(py, work, move |stop| {
+            m.pow_until(&b, &e, stop)
         })?))
     }
 
@@ -362,8 +372,9 @@ impl FastModulus {
     fn pow_sec(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
         let work = interrupt::work(self.inner.modulus().len(), pow_products(&e));
-        Ok(to_int(&interrupt::run(py, work, |stop| {
-            self.inner.pow_sec_until(&b, &e, stop)
+        let m = Arc::clone(&self.inner);
+        Ok(to_int(&interrupt::run(py, work, move |stop| {
+            m.pow_sec_until(&b, &e, stop)
         })?))
     }
 
@@ -371,7 +382,8 @@ impl FastModulus {
     fn mul_many(&self, py: Python<'_>, xs: IntList, ys: IntList) -> Result<Vec<BigUint>, Error> {
         let (xs, ys) = (batch_limbs(&xs, "x")?, batch_limbs(&ys, "y")?);
         let work = interrupt::work(self.inner.modulus().len(), 2 * xs.len() as u128);
-        let out = interrupt::run(py, work, |stop| self.inner.mul_many_until(&xs, &ys, stop))?;
+        let m = Arc::clone(&self.inner);
+        let out = interrupt::run(py, work, move |stop| m.mul_many_until(&xs, &ys, stop))?;
         Ok(out.iter().map(|v| to_int(v)).collect())
     }
 
@@ -390,8 +402,9 @@ impl FastModulus {
         };
         let products = exps.iter().map(|e| pow_products(e)).sum();
         let work = interrupt::work(self.inner.modulus().len(), products);
-        let out = interrupt::run(py, work, |stop| {
-            self.inner.pow_many_until(&bases, &exps, stop)
+        let m = Arc::clone(&self.inner);
+        let out = interrupt::run(py, work, move |stop| {
+            m.pow_many_until(&bases, &exps, stop)
         })?;
         Ok(out.iter().map(|v| to_int(v)).collect())
     }
@@ -410,7 +423,7 @@ fn powm(py: Python<'_>, base: Int, exp: Int, modulus: Int) -> Result<BigUint, Er
     let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
     let t = current_thresholds();
     let work = interrupt::work(n.len(), pow_products(&e));
-    let out = interrupt::run(py, work, |stop| {
+    let out = interrupt::run(py, work, move |stop| {
         CoreFast::with_thresholds(&n, t).and_then(|m| m.pow_until(&b, &e, stop))
     })?;
     Ok(to_int(&out))

@@ -6,9 +6,11 @@ header's schedule (done_o exactly in cycle LAT, busy_o before it, z_o held after
 asynchronous reset returning to idle), never from the design. LAT is the spec's cycle model and
 RB the exponent of its r. SymbiYosys (``yowasp-sby``, with pip's Yosys and Boolector) checks
 every input sequence of ``depth`` cycles from reset (bounded model checking, ``mode bmc``):
-every operation that starts in the first ``depth - LAT`` cycles, back-to-back operations and
-resets at any cycle included. Unbounded k-induction is not attempted: it needs invariants over
-the designs' internal registers. The default depth, 2 LAT + 4, covers two operations in a row.
+cycle 0 is in reset, so an operation whose start is taken in cycle k has done_o in cycle
+k + LAT + 1, and every operation taken up to cycle depth - LAT - 2 is checked to its end,
+back-to-back operations and resets at any cycle included. The least depth is LAT + 3 (one
+operation); the default, 2 LAT + 4, covers two in a row. Unbounded k-induction is not
+attempted: it needs invariants over the designs' internal registers.
 
 Results go to build/rtl/<arch>/formal/<params>_d<depth>/ (the SymbiYosys folder with any
 counterexample trace); ``sources`` replaces design files by text, so a test can inject a bug.
@@ -119,10 +121,10 @@ def formal(
         )
     lat = arch.cycles(ap)
     depth = 2 * lat + 4 if depth is None else depth
-    if not lat + 2 <= depth <= MAX_DEPTH:
+    if not lat + 3 <= depth <= MAX_DEPTH:
         raise ParameterError(
-            f"{arch.name}: depth = {depth} must be in [{lat + 2}, {MAX_DEPTH}] "
-            f"(one operation takes {lat} cycles)"
+            f"{arch.name}: depth = {depth} must be in [{lat + 3}, {MAX_DEPTH}] "
+            f"(one operation from reset takes {lat + 3} cycles)"
         )
     sources = dict(sources or {})
     tag = f"_mutant{_digest(sorted(sources) + sorted(sources.values()))[:8]}" if sources else ""

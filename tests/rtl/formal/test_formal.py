@@ -101,6 +101,9 @@ def test_bad_requests_are_refused() -> None:
     ap = spec.resolve({"n": 2, "w": 2})
     with pytest.raises(ParameterError, match="depth = 3 must be in"):
         formal.formal(spec, ap, depth=3)
+    lat = spec.cycles(ap)  # cycle 0 is reset: a start in cycle 1 ends in cycle LAT + 2
+    with pytest.raises(ParameterError, match=rf"depth = {lat + 2} must be in \[{lat + 3},"):
+        formal.formal(spec, ap, depth=lat + 2)
     with pytest.raises(ParameterError, match="no such design file"):
         formal.formal(spec, ap, sources={"nope.v": ""})
     with pytest.raises(ParameterError, match="no formal harness"):
