@@ -18,7 +18,7 @@ import textwrap
 import time
 from pathlib import Path
 
-#: A 65,536-bit modulus for the calls, and a 2^22-bit one (the largest taken) for the setup.
+#: A 65,536-bit modulus for the calls, and a dense 2^22-bit one (the largest taken).
 SETUP = """
 import signal, sys, time
 # Python's own SIGINT handler, even when the parent ignores SIGINT (pytest-xdist workers do, and
@@ -27,11 +27,13 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 from montlab._native import FastModulus, Cios, powm, MAX_BITS
 n = (1 << 65536) - 159
 m = FastModulus(n)
-big = (1 << (MAX_BITS - 1)) | 0x2D1F
+import random
+big = random.Random(1).getrandbits(MAX_BITS) | (1 << (MAX_BITS - 1)) | 1
 """
 #: The calls, each run in a loop until SIGINT, so the signal always lands inside one however
-#: fast the machine. ``setup_max`` is one uninterruptible chunk of seconds (the quadratic
-#: setup of the largest modulus): the call still returns at once, and its worker is dropped.
+#: fast the machine. ``setup_max`` is one uninterruptible chunk of seconds (the spectral setup
+#: of a dense 2^22-bit modulus, its first product): the call still returns within a poll, and
+#: its worker is dropped.
 CALLS = {
     "pow_sec": "m.pow_sec(3, n - 2)",
     "pow_many": "m.pow_many([3 + i for i in range(64)], n - 2)",
@@ -39,7 +41,7 @@ CALLS = {
     "mul_many": "m.mul_many([n - 1 - i for i in range(4000)], [n - 2] * 4000)",
     "powm": "powm(3, n - 2, n)",
     "cios_pow": "Cios(n).pow(3, n - 2)",
-    "setup_max": "FastModulus(big)",
+    "setup_max": "FastModulus(big).pow(3, 5)",
 }
 
 

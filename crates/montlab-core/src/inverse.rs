@@ -1,8 +1,13 @@
-//! Modular inverse by Lehmer's extended Euclidean algorithm, for per-modulus precomputation.
+//! Modular inverse: Lehmer's extended Euclidean algorithm, and above a few thousand bits a
+//! half-gcd recursion on top of it, for per-modulus precomputation.
 //!
 //! Citation: D. E. Knuth, "The Art of Computer Programming", Vol. 2, 3rd ed., Sec. 4.5.2,
 //! Algorithm L (Lehmer's gcd), with the cofactors carried along (A. Menezes et al., "Handbook
-//! of Applied Cryptography", Algorithm 14.57 and note 14.64).
+//! of Applied Cryptography", Algorithm 14.57 and note 14.64). The recursion is Schönhage's
+//! half-gcd in the form of N. Möller, "On Schönhage's algorithm and subquadratic integer gcd
+//! computation", Math. Comp. 77, 2008: the matrix that reduces the top half of (x, y) reduces
+//! (x, y) by about as many bits, so two recursive calls on halves and a few products reduce
+//! an n-bit pair to n/2 bits, in O(M(n) log n) with the products of [`crate::bigarith`].
 //!
 //! Word size: the quotient sequence is simulated on the leading 62 bits of the two remainders
 //! (single-precision cofactors of at most 2^62, kept in `i128`); one multi-precision update then
@@ -10,7 +15,10 @@
 //! of one long division per quotient. When the simulation cannot certify even one quotient, a
 //! full-precision division step runs instead. The collected quotients are exact: a batch stops
 //! as soon as the quotients from the two bounding fractions differ (Collins' condition on both
-//! ends of the interval).
+//! ends of the interval). In the recursion a matrix from truncated numbers can be off by a step;
+//! every matrix is unimodular, so the gcd and the cofactor relation hold whatever it is, and a
+//! sign or order it breaks is restored (rows negated or swapped) before the next step. A step
+//! that does not shrink the pair is replaced by a division step, so the loop always ends.
 //!
 //! Input: any `a` and modulus `m > 1`. Output: `a^-1 mod m` in [1, m), or `None` when
 //! gcd(a, m) > 1. Variable time; setup only, never for secrets.
@@ -20,6 +28,25 @@ use num_bigint::{BigInt, BigUint, Sign};
 /// `a^-1 mod m`, or `None` if `gcd(a, m) != 1` (also for `m <= 1`).
 #[must_use]
 pub fn mod_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
+    if *m <= BigUint::from(1u8) {
+        return None;
+    }
+    if m.bits() <= HGCD_BASE_BITS {
+        return lehmer_inverse(a, m);
+    }
+    let x = BigInt::from(m.clone());
+    let y = BigInt::from(crate::bigarith::div_rem(a, m).1);
+    let (g, s) = gcd_cofactor(x, y);
+    if g != BigInt::from(1u8) {
+        return None;
+    }
+    let m = BigInt::from(m.clone());
+    (((s % &m) + &m) % &m).to_biguint()
+}
+
+/// Lehmer's algorithm alone (quadratic): [`mod_inverse`] below [`HGCD_BASE_BITS`].
+#[must_use]
+pub fn lehmer_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
     if *m <= BigUint::from(1u8) {
         return None;
     }
@@ -91,6 +118,170 @@ fn simulate(mut x: i128, mut y: i128) -> (i128, i128, i128, i128) {
     (a, b, c, d)
 }
 
+/// Pairs up to this many bits reduce by Lehmer's batches alone.
+const HGCD_BASE_BITS: u64 = 4096;
+/// Bits kept above the half in a recursive call, so that its matrix is exact for the full pair
+/// but for rare last steps (its entries stay 2^-2G below the remainders).
+const GUARD: u64 = 64;
+
+/// A unimodular 2x2 matrix [a, b; c, d] acting on pairs: (x', y') = (a x + b y, c x + d y).
+#[derive(Clone, Debug, PartialEq)]
+struct Mat([BigInt; 4]);
+
+impl Mat {
+    fn identity() -> Self {
+        Self([1u8, 0, 0, 1].map(BigInt::from))
+    }
+
+    /// `self` then `next`: the product next * self.
+    fn then(&self, next: &Self) -> Self {
+        let [a, b, c, d] = &self.0;
+        let [e, f, g, h] = &next.0;
+        let mul = crate::bigarith::imul;
+        Self([
+            mul(e, a) + mul(f, c),
+            mul(e, b) + mul(f, d),
+            mul(g, a) + mul(h, c),
+            mul(g, b) + mul(h, d),
+        ])
+    }
+
+    fn apply(&self, x: &BigInt, y: &BigInt) -> (BigInt, BigInt) {
+        let [a, b, c, d] = &self.0;
+        let mul = crate::bigarith::imul;
+        (mul(a, x) + mul(b, y), mul(c, x) + mul(d, y))
+    }
+
+    /// Applies the small matrix [a, b; c, d] after `self`.
+    fn then_small(&mut self, (a, b, c, d): (i128, i128, i128, i128)) {
+        let [m0, m1, m2, m3] = &self.0;
+        self.0 = [
+            m0 * a + m2 * b,
+            m1 * a + m3 * b,
+            m0 * c + m2 * d,
+            m1 * c + m3 * d,
+        ];
+    }
+
+    /// Applies one Euclid step (x, y) -> (y, x - q y) after `self`.
+    fn then_step(&mut self, q: &BigInt) {
+        let [m0, m1, m2, m3] = std::mem::replace(&mut self.0, [0u8, 0, 0, 0].map(BigInt::from));
+        let mul = crate::bigarith::imul;
+        let (r2, r3) = (&m0 - mul(q, &m2), &m1 - mul(q, &m3));
+        self.0 = [m2, m3, r2, r3];
+    }
+}
+
+/// One division step on (x, y), y > 0.
+fn division_step(x: &mut BigInt, y: &mut BigInt, m: &mut Mat) {
+    let (q, r) = crate::bigarith::div_rem(x.magnitude(), y.magnitude());
+    let q = BigInt::from(q);
+    m.then_step(&q);
+    *x = std::mem::replace(y, BigInt::from(r));
+}
+
+/// Restores x >= y >= 0 by negating or swapping rows (unimodular, so nothing is lost).
+fn normalize(x: &mut BigInt, y: &mut BigInt, m: &mut Mat) {
+    if x.sign() == Sign::Minus {
+        *x = -std::mem::take(x);
+        m.0[0] = -std::mem::take(&mut m.0[0]);
+        m.0[1] = -std::mem::take(&mut m.0[1]);
+    }
+    if y.sign() == Sign::Minus {
+        *y = -std::mem::take(y);
+        m.0[2] = -std::mem::take(&mut m.0[2]);
+        m.0[3] = -std::mem::take(&mut m.0[3]);
+    }
+    if *x < *y {
+        std::mem::swap(x, y);
+        m.0.swap(0, 2);
+        m.0.swap(1, 3);
+    }
+}
+
+/// Lehmer's batches on (x, y), x >= y >= 0, until y < 2^target or y = 0.
+fn lehmer_reduce(x: &mut BigInt, y: &mut BigInt, target: u64, m: &mut Mat) {
+    while y.sign() != Sign::NoSign && y.bits() > target {
+        let bits = x.bits();
+        if bits <= 62 {
+            division_step(x, y, m);
+            continue;
+        }
+        let shift = bits - 62;
+        let batch = simulate(top_bits(x, shift), top_bits(y, shift));
+        if batch.1 == 0 {
+            division_step(x, y, m);
+            continue;
+        }
+        let (a0, b0, c0, d0) = batch;
+        let nx = &*x * a0 + &*y * b0;
+        let ny = &*x * c0 + &*y * d0;
+        (*x, *y) = (nx, ny);
+        m.then_small(batch);
+    }
+}
+
+/// One reduction of (x, y), x >= y > 0, bits(x) > [`HGCD_BASE_BITS`], towards y < 2^target:
+/// the matrix of the top half applied to the whole pair, or a division step where that does
+/// not shrink it. Returns the (normalized) matrix applied.
+fn big_step(x: &mut BigInt, y: &mut BigInt, target: u64) -> Mat {
+    // The top t bits reduced to t/2 + GUARD bits reduce (x, y) by about t/2 - GUARD bits:
+    // t = 2 (d + GUARD) drops the d bits still wanted, at most 2/3 of x per call (so an
+    // n-bit reduction to n/2 recurses on 2n/3 and n/3 bits: O(M(n) log n) in all).
+    let n = x.bits();
+    let d = n.saturating_sub(target);
+    let t = (2 * (d + GUARD)).min(n.div_ceil(2));
+    let p = n - t;
+    let top_target = t / 2 + GUARD;
+    let (m1, _, _) = reduce(&*x >> p, &*y >> p, top_target);
+    if m1 != Mat::identity() {
+        let (mut nx, mut ny) = m1.apply(x, y);
+        let mut m1 = m1;
+        normalize(&mut nx, &mut ny, &mut m1);
+        if ny < *y {
+            (*x, *y) = (nx, ny);
+            return m1;
+        }
+    }
+    // The top of y vanished (a long quotient), or the matrix did not help.
+    let mut m = Mat::identity();
+    division_step(x, y, &mut m);
+    m
+}
+
+/// Reduces (x, y), x >= y >= 0, by unimodular steps until y < 2^target or y = 0: returns the
+/// matrix M with (x', y') = M (x, y), and x' >= y' >= 0.
+fn reduce(mut x: BigInt, mut y: BigInt, target: u64) -> (Mat, BigInt, BigInt) {
+    let mut m = Mat::identity();
+    while y.sign() != Sign::NoSign && y.bits() > target {
+        if x.bits() <= HGCD_BASE_BITS || x.bits() <= target + 4 * GUARD {
+            // Small, or close to the target: a few linear Lehmer batches finish it.
+            lehmer_reduce(&mut x, &mut y, target, &mut m);
+            break;
+        }
+        let m1 = big_step(&mut x, &mut y, target);
+        m = m.then(&m1);
+    }
+    (m, x, y)
+}
+
+/// gcd(x, y) and its cofactor s for y, x >= y >= 0 (gcd = s y mod x): the top level keeps
+/// only that column, not the whole matrix, whose entries grow to the size of x.
+fn gcd_cofactor(mut x: BigInt, mut y: BigInt) -> (BigInt, BigInt) {
+    let (mut sx, mut sy) = (BigInt::from(0u8), BigInt::from(1u8));
+    while y.sign() != Sign::NoSign {
+        let m1 = if x.bits() <= HGCD_BASE_BITS {
+            let (m1, nx, ny) = reduce(std::mem::take(&mut x), std::mem::take(&mut y), 0);
+            (x, y) = (nx, ny);
+            m1
+        } else {
+            big_step(&mut x, &mut y, 0)
+        };
+        (sx, sy) = m1.apply(&sx, &sy);
+    }
+    (x, sx)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +326,48 @@ mod tests {
                 }
                 check(&(&odd * 3u8), &(&a * 3u8 + 3u8)); // gcd >= 3: None
             }
+        }
+    }
+
+    #[test]
+    fn half_gcd_equals_lehmer() {
+        // Above HGCD_BASE_BITS: random, Fermat-style (the spectral setup's R = 2^l + 1),
+        // sparse and all-ones operands, shared factors, and a quotient of thousands of bits.
+        let mut state = 0x0bad_5eed_u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let one = BigUint::from(1u8);
+        for limbs in [65usize, 100, 257, 600] {
+            let rand = |next: &mut dyn FnMut() -> u64, l: usize| {
+                BigUint::new((0..2 * l).map(|_| next() as u32).collect())
+            };
+            let fermat = (&one << (64 * limbs)) + 1u8;
+            let odd = rand(&mut next, limbs) | &one;
+            let a = rand(&mut next, limbs);
+            let short = rand(&mut next, limbs / 3) | &one;
+            let sparse = (&one << (64 * limbs - 5)) | BigUint::from(0x2d1fu32);
+            let ones = (&one << (64 * limbs - 1)) - 1u8;
+            for (m, x) in [
+                (&fermat, &odd),
+                (&fermat, &short),
+                (&fermat, &sparse),
+                (&fermat, &ones),
+                (&odd, &a),
+                (&odd, &(&odd - 1u8)),
+                (&ones, &sparse),
+            ] {
+                assert_eq!(mod_inverse(x, m), lehmer_inverse(x, m), "{limbs} limbs");
+                if let Some(inv) = mod_inverse(x, m) {
+                    assert_eq!(x * inv % m, one);
+                }
+            }
+            let shared = &odd * 3u8;
+            assert_eq!(mod_inverse(&(&a * 3u8), &shared), None);
         }
     }
 }

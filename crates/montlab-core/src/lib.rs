@@ -20,6 +20,7 @@
 //! # Ok::<(), montlab_core::MontError>(())
 //! ```
 
+pub mod bigarith;
 pub mod engine;
 pub mod error;
 pub mod inverse;

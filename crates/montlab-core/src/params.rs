@@ -10,11 +10,13 @@
 //! * `r_mod_n`  R mod N (the Montgomery form of 1),
 //! * `r2_mod_n` R^2 mod N (multiplying by it with REDC converts into Montgomery form).
 //!
-//! R mod N and R^2 mod N come from num-bigint's division (O(s^2) per modulus); the unit tests
+//! R mod N and R^2 mod N come from [`crate::bigarith::div_rem`] (sub-quadratic); the unit tests
 //! check them against plain shift-and-subtract doubling. Nothing here is constant time in N
 //! (moduli are public).
 
 use num_bigint::BigUint;
+
+use crate::bigarith;
 
 use crate::error::MontError;
 use crate::limb::{self, Limb, LIMB_BITS};
@@ -77,20 +79,16 @@ impl MontParams {
     /// Word size in bits of every engine built on these parameters.
     pub const W: u32 = LIMB_BITS;
 
-    /// Precomputes the constants for a validated modulus: O(s^2) limb operations.
+    /// Precomputes the constants for a validated modulus: two divisions, sub-quadratic.
     #[must_use]
     pub fn new(modulus: OddModulus) -> Self {
         let n = modulus.limbs;
         let s = n.len();
         let n0_inv = neg_inv_mod_word(n[0]);
-        // R mod N and R^2 mod N by num-bigint division: O(s^2), once per modulus.
-        let n_big = BigUint::from_slice(
-            &n.iter()
-                .flat_map(|&l| [l as u32, (l >> 32) as u32])
-                .collect::<Vec<_>>(),
-        );
-        let r = (BigUint::from(1u8) << (s * LIMB_BITS as usize)) % &n_big;
-        let r2 = &r * &r % &n_big;
+        // R mod N and R^2 mod N, once per modulus (Newton division above a few thousand bits).
+        let n_big = crate::bigarith::from_limbs(&n);
+        let r = bigarith::div_rem(&(BigUint::from(1u8) << (s * LIMB_BITS as usize)), &n_big).1;
+        let r2 = bigarith::div_rem(&bigarith::mul(&r, &r), &n_big).1;
         let limbs_of = |v: &BigUint| {
             let mut d = v.to_u64_digits();
             d.resize(s, 0);

@@ -167,7 +167,7 @@ impl Cios {
     #[new]
     fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
         let modulus = OddModulus::new(&modulus_limbs(&n)?)?;
-        // Precomputation is O(s^2) limb operations: off the GIL, and interruptible when long.
+        // Precomputation (two divisions): off the GIL, and interruptible when long.
         let work = interrupt::work(modulus.limbs(), 1);
         let params = interrupt::run(py, work, move |_| Ok(MontParams::new(modulus)))?;
         Ok(Self {
@@ -403,9 +403,7 @@ impl FastModulus {
         let products = exps.iter().map(|e| pow_products(e)).sum();
         let work = interrupt::work(self.inner.modulus().len(), products);
         let m = Arc::clone(&self.inner);
-        let out = interrupt::run(py, work, move |stop| {
-            m.pow_many_until(&bases, &exps, stop)
-        })?;
+        let out = interrupt::run(py, work, move |stop| m.pow_many_until(&bases, &exps, stop))?;
         Ok(out.iter().map(|v| to_int(v)).collect())
     }
 

@@ -41,6 +41,7 @@ use num_bigint::BigUint;
 use super::crt::{sub_small, Crt};
 use super::ntt::NttTables;
 use super::{forward, inverse, vector_len};
+use crate::bigarith;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
@@ -110,7 +111,7 @@ impl SpectralParams {
     /// back to the word-level kernel. A longer transform is never tried, because a modulus
     /// built from factors of 2^(64P) + 1, 2^(128P) + 1, ... would otherwise force a transform
     /// many times longer (20x slower at 20,127 bits) than its size needs. Cost: one modular
-    /// inverse and two reductions on num-bigint, three transforms.
+    /// inverse (half-gcd) and two divisions (Newton), sub-quadratic, and three transforms.
     #[must_use]
     pub fn new(modulus: &OddModulus) -> Option<Self> {
         Self::with_len(modulus, modulus.limbs().next_power_of_two().max(2))
@@ -128,8 +129,9 @@ impl SpectralParams {
         let r_big = (BigUint::from(1u8) << (64 * p)) + 1u8;
         let n_inv = crate::inverse::mod_inverse(&n_big, &r_big)?;
         let n_prime = &r_big - n_inv; // -N^-1 mod R, in [1, R) and below 2^l because N > 1
-        let r_mod_n = from_big(&(&r_big % &n_big), s);
-        let r2_mod_n = from_big(&(&r_big * &r_big % &n_big), s);
+        let r_mod_n = bigarith::div_rem(&r_big, &n_big).1;
+        let r2_mod_n = bigarith::div_rem(&bigarith::mul(&r_mod_n, &r_mod_n), &n_big).1;
+        let (r_mod_n, r2_mod_n) = (from_big(&r_mod_n, s), from_big(&r2_mod_n, s));
 
         let tables = [
             NttTables::new(0, p),

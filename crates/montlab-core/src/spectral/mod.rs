@@ -19,6 +19,7 @@ mod ifma;
 mod ifma_crt;
 pub mod ntt;
 pub mod prime;
+pub mod product;
 
 pub use fmlm3::{SpectralElem, SpectralParams, SpectralScratch, MAX_TRANSFORM_LEN};
 

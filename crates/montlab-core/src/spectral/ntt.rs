@@ -75,10 +75,19 @@ impl NttTables {
         let psi = pow_mod(GENERATORS[which], (q - 1) / (2 * len as u64), q);
         debug_assert_eq!(pow_mod(psi, len as u64, q), q - 1, "psi must have order 2P");
         let bits = len.trailing_zeros();
-        let z: Vec<u64> = (0..len)
-            .map(|k| pow_mod(psi, brv(k, bits) as u64, q))
+        // psi^j for j < P by successive products; psi^-j = -psi^(P - j) since psi^P = -1.
+        let mut pw = vec![1u64; len];
+        for j in 1..len {
+            pw[j] = mul_mod(pw[j - 1], psi, q);
+        }
+        let z: Vec<u64> = (0..len).map(|k| pw[brv(k, bits)]).collect();
+        let zi: Vec<u64> = (0..len)
+            .map(|k| match brv(k, bits) {
+                0 => 1,
+                j => q - pw[len - j],
+            })
             .collect();
-        let zi: Vec<u64> = z.iter().map(|&w| inv_mod(w, q)).collect();
+        debug_assert!(z.iter().zip(&zi).all(|(&w, &wi)| mul_mod(w, wi, q) == 1));
         let zs = z.iter().map(|&w| shoup_pre(w, q)).collect();
         let zis = zi.iter().map(|&w| shoup_pre(w, q)).collect();
         let scale = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 64, q), q);

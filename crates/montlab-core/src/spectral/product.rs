@@ -1,0 +1,155 @@
+//! Plain (not modular) products of large integers on the spectral kernel's three-prime NTTs,
+//! for the per-modulus setup ([`crate::bigarith`]).
+//!
+//! Citation: multiplication by number-theoretic transforms modulo several primes and CRT
+//! (J. M. Pollard, "The fast Fourier transform in a finite field", Math. Comp. 25, 1971); the
+//! transforms, pointwise Montgomery products and Garner read-out are those of
+//! [`super::fmlm3`]. One cyclic convolution of length L >= len(a) + len(b) (a power of two):
+//! the product is below 2^(64 L) - 1, so the wrap-around never folds.
+//!
+//! Ranges: any a, b (64-bit limbs) with len(a) + len(b) <= [`MAX_PRODUCT_LIMBS`] = 2^21, where
+//! every coefficient stays below L 2^128 <= 2^149 < q1 q2 q3. Word size 64 bits, radix 2^64.
+//! The twiddle tables of each length are built once per process and kept.
+//!
+//! Left out: the IFMA loops (the portable ones run everywhere), truncated transforms for
+//! unbalanced operands, and constant time.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rayon::prelude::*;
+
+use super::crt::Crt;
+use super::ntt::{forward_portable, inverse_portable, NttTables};
+
+/// The longest product (limbs): the primes' 2^22 | q - 1 allows cyclic length 2^21.
+pub const MAX_PRODUCT_LIMBS: usize = 1 << 21;
+
+/// From this transform length the three primes run on separate threads.
+const PARALLEL_LEN: usize = 4096;
+
+/// The tables of the three primes at length `len`, built on first use.
+fn tables(len: usize) -> Arc<[NttTables; 3]> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<[NttTables; 3]>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(t) = cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(&len)
+    {
+        return Arc::clone(t);
+    }
+    let built = Arc::new([0, 1, 2].map(|which| NttTables::new(which, len)));
+    let mut guard = cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Arc::clone(guard.entry(len).or_insert(built))
+}
+
+/// a * b as `len(a) + len(b)` limbs (little-endian).
+///
+/// # Panics
+/// If `len(a) + len(b) > MAX_PRODUCT_LIMBS`.
+#[must_use]
+pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let total = a.len() + b.len();
+    assert!(total <= MAX_PRODUCT_LIMBS, "product of {total} limbs");
+    if a.is_empty() || b.is_empty() {
+        return vec![0; total];
+    }
+    let len = total.next_power_of_two().max(2);
+    let t = tables(len);
+    let square = core::ptr::eq(a, b);
+    let mut fa = vec![0u64; 3 * len];
+    let mut fb = if square {
+        Vec::new()
+    } else {
+        vec![0u64; 3 * len]
+    };
+    let transform = |dst: &mut [u64], x: &[u64], t: &NttTables| {
+        for (d, &v) in dst.iter_mut().zip(x) {
+            *d = t.prime.reduce_lazy(v);
+        }
+        forward_portable(dst, t, false);
+    };
+    let per_prime = |(j, ca): (usize, &mut [u64]), cb: Option<&mut [u64]>| {
+        let tj = &t[j];
+        transform(ca, a, tj);
+        match cb {
+            Some(cb) => {
+                transform(cb, b, tj);
+                for (x, &y) in ca.iter_mut().zip(cb.iter()) {
+                    *x = tj.prime.mont_mul(*x, y);
+                }
+            }
+            None => {
+                for x in ca.iter_mut() {
+                    *x = tj.prime.mont_mul(*x, *x);
+                }
+            }
+        }
+        inverse_portable(ca, tj, false);
+    };
+    if len < PARALLEL_LEN {
+        for (j, ca) in fa.chunks_mut(len).enumerate() {
+            let cb = (!square).then(|| &mut fb[j * len..(j + 1) * len]);
+            per_prime((j, ca), cb);
+        }
+    } else if square {
+        fa.par_chunks_mut(len)
+            .enumerate()
+            .for_each(|jc| per_prime(jc, None));
+    } else {
+        fa.par_chunks_mut(len)
+            .enumerate()
+            .zip(fb.par_chunks_mut(len))
+            .for_each(|(jc, cb)| per_prime(jc, Some(cb)));
+    }
+    let mut out = vec![0u64; len];
+    Crt::new().collect_cyc_portable([&fa[..len], &fa[len..2 * len], &fa[2 * len..]], &mut out);
+    out.truncate(total);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn big(l: &[u64]) -> BigUint {
+        BigUint::from_slice(
+            &l.iter()
+                .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn products_equal_num_bigint() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for &(na, nb) in &[
+            (1, 1),
+            (1, 7),
+            (3, 5),
+            (64, 64),
+            (200, 17),
+            (1000, 1500),
+            (4096, 4096),
+        ] {
+            let a: Vec<u64> = (0..na).map(|_| next()).collect();
+            let b: Vec<u64> = (0..nb).map(|_| next()).collect();
+            assert_eq!(big(&mul(&a, &b)), big(&a) * big(&b), "{na} x {nb}");
+            // All-ones operands: the largest coefficients.
+            let (ones_a, ones_b) = (vec![u64::MAX; na], vec![u64::MAX; nb]);
+            assert_eq!(big(&mul(&ones_a, &ones_b)), big(&ones_a) * big(&ones_b));
+            assert_eq!(big(&mul(&a, &a)), big(&a) * big(&a), "square {na}");
+        }
+        assert_eq!(mul(&[], &[5]), vec![0]);
+    }
+}
