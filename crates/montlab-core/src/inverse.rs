@@ -1,5 +1,5 @@
-//! Modular inverse: Lehmer's extended Euclidean algorithm, and above a few thousand bits a
-//! half-gcd recursion on top of it, for per-modulus precomputation.
+//! Modular inverse: Lehmer's extended Euclidean algorithm, and above 2^17 bits a half-gcd
+//! recursion on top of it, for per-modulus precomputation.
 //!
 //! Citation: D. E. Knuth, "The Art of Computer Programming", Vol. 2, 3rd ed., Sec. 4.5.2,
 //! Algorithm L (Lehmer's gcd), with the cofactors carried along (A. Menezes et al., "Handbook
@@ -31,8 +31,18 @@ pub fn mod_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
     if *m <= BigUint::from(1u8) {
         return None;
     }
-    if m.bits() <= HGCD_BASE_BITS {
-        return lehmer_inverse(a, m);
+    if m.bits() <= HGCD_MIN_BITS {
+        lehmer_inverse(a, m)
+    } else {
+        half_gcd_inverse(a, m)
+    }
+}
+
+/// The half-gcd recursion (any size; [`mod_inverse`] uses it above [`HGCD_MIN_BITS`]).
+#[must_use]
+pub fn half_gcd_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
+    if *m <= BigUint::from(1u8) {
+        return None;
     }
     let x = BigInt::from(m.clone());
     let y = BigInt::from(crate::bigarith::div_rem(a, m).1);
@@ -44,7 +54,7 @@ pub fn mod_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
     (((s % &m) + &m) % &m).to_biguint()
 }
 
-/// Lehmer's algorithm alone (quadratic): [`mod_inverse`] below [`HGCD_BASE_BITS`].
+/// Lehmer's algorithm alone (quadratic): [`mod_inverse`] up to [`HGCD_MIN_BITS`].
 #[must_use]
 pub fn lehmer_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
     if *m <= BigUint::from(1u8) {
@@ -118,6 +128,9 @@ fn simulate(mut x: i128, mut y: i128) -> (i128, i128, i128, i128) {
     (a, b, c, d)
 }
 
+/// Moduli up to this many bits invert by Lehmer's algorithm alone (measured: the recursion
+/// wins from about 2^17 bits).
+const HGCD_MIN_BITS: u64 = 1 << 17;
 /// Pairs up to this many bits reduce by Lehmer's batches alone.
 const HGCD_BASE_BITS: u64 = 4096;
 /// Bits kept above the half in a recursive call, so that its matrix is exact for the full pair
@@ -342,7 +355,7 @@ mod tests {
             z ^ (z >> 31)
         };
         let one = BigUint::from(1u8);
-        for limbs in [65usize, 100, 257, 600] {
+        for limbs in [65usize, 100, 257, 600, 2100] {
             let rand = |next: &mut dyn FnMut() -> u64, l: usize| {
                 BigUint::new((0..2 * l).map(|_| next() as u32).collect())
             };
@@ -361,13 +374,15 @@ mod tests {
                 (&odd, &(&odd - 1u8)),
                 (&ones, &sparse),
             ] {
-                assert_eq!(mod_inverse(x, m), lehmer_inverse(x, m), "{limbs} limbs");
-                if let Some(inv) = mod_inverse(x, m) {
+                let fast = half_gcd_inverse(x, m);
+                assert_eq!(fast, lehmer_inverse(x, m), "{limbs} limbs");
+                assert_eq!(fast, mod_inverse(x, m));
+                if let Some(inv) = fast {
                     assert_eq!(x * inv % m, one);
                 }
             }
             let shared = &odd * 3u8;
-            assert_eq!(mod_inverse(&(&a * 3u8), &shared), None);
+            assert_eq!(half_gcd_inverse(&(&a * 3u8), &shared), None);
         }
     }
 }

@@ -413,14 +413,21 @@ def report() -> None:
     show_default=True,
     help="Folder for cycles.md and cycles.png.",
 )
+@click.option(
+    "--bits",
+    "sizes",
+    type=click.IntRange(min=3, max=1 << 16),
+    multiple=True,
+    help="Sizes of N (repeatable; default 256, 512, 1024, 2048, 3072, 4096).",
+)
 @handle_errors
-def report_cycles(out_dir: str) -> None:
-    """The cycle models of every algorithm over n = 256 ... 4096, with a plot."""
+def report_cycles(out_dir: str, sizes: tuple[int, ...]) -> None:
+    """The cycle models of every algorithm over n = 256 ... 4096 (or --bits), with a plot."""
     from pathlib import Path
 
-    from montlab.report import write_cycle_report
+    from montlab.report import SIZES, write_cycle_report
 
-    md, png = write_cycle_report(Path(out_dir))
+    md, png = write_cycle_report(Path(out_dir), tuple(sorted(set(sizes))) or SIZES)
     click.echo(f"wrote {md} and {png}")
 
 

@@ -28,13 +28,16 @@ MODULE = "test_rtl_drmmm"
         pytest.param({"n": 64, "k": 4, "t": 2}, id="64, k4 t2"),
         pytest.param({"n": 64, "k": 2, "t": 1, "cell": 0}, id="64, k2 t1, 3:2 rows"),
         pytest.param({"n": 64, "k": 8, "t": 3, "cell": 2, "f": 3}, id="64, k8 t3, Fig 8a, f3"),
-        pytest.param({"n": 64, "k": 16, "t": 4, "pp": 1}, id="64, k16 t4, table"),
+        # 90 s; table mode stays in CI through the k8 t2 win2 set below
+        pytest.param(
+            {"n": 64, "k": 16, "t": 4, "pp": 1}, id="64, k16 t4, table", marks=pytest.mark.slow
+        ),
         pytest.param({"n": 67, "k": 4, "t": 3, "f": 2, "serial": 1}, id="67, k4 t3, serial f2"),
         pytest.param({"n": 67, "k": 8, "t": 2, "pp": 1, "win": 2}, id="67, k8 t2, table win2"),
     ],
 )
 def test_rtl_drmmm(rng: random.Random, sets: dict[str, int]) -> None:
-    res = run_rtl(ARCH, sets, MODULE, rng, scaled(30))
+    res = run_rtl(ARCH, sets, MODULE, rng, scaled(16))
     assert res["cycles"] == -(-sets["n"] // sets["k"]) + sets["t"] + sets.get("f", 1)
     if sets.get("pp"):  # a table entry is written only when it changes (entry 0 never does)
         loads = res["load_cycles"]
