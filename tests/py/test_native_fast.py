@@ -251,6 +251,26 @@ def test_bad_threshold_tables(table: None) -> None:
     assert native.thresholds()["spectral_pow_bits"] == 512
 
 
+@pytest.mark.parametrize("shape", ["random", "2^k - small", "sparse", "all ones"])
+def test_setup_above_the_half_gcd_threshold(shape: str, rng: random.Random) -> None:
+    """From 2^17 bits the setup inverts by half-gcd and divides by Newton's reciprocal: its
+    constants are right when R mod N, R^2 mod N and the products come out right."""
+    bits = (1 << 17) + 4160  # a transform of 2^12 limbs; R = 2^(2^18) + 1
+    n = {
+        "random": random_modulus(rng, bits),
+        "2^k - small": (1 << bits) - 159,
+        "sparse": (1 << (bits - 1)) | (rng.getrandbits(64) << 64) | 1,
+        "all ones": (1 << bits) - 1,
+    }[shape]
+    m = FastModulus(n)
+    assert m.pow_kernel == "spectral" and m.transform_len == 1 << 12
+    b = rng.randrange(n)
+    print(f"seed-drawn {shape} modulus of {n.bit_length()} bits")
+    assert m.pow(b, 65537) == pow(b, 65537, n)
+    for x, y in ((n - 1, n - 1), (b, n - 2), (1, 1), (0, b)):
+        assert m.mul(x, y) == x * y % n
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("bits", [8192, 16384, 32768, 65536])
 def test_large_full_exponent(bits: int, rng: random.Random) -> None:
