@@ -10,6 +10,7 @@ TARGET: ``int``, ``sets`` or ``native``. The checked-in corpora are tests/fuzz/c
 
 from __future__ import annotations
 
+import re
 import sys
 
 import atheris
@@ -22,6 +23,8 @@ with atheris.instrument_imports():
 #: The longest text the grammar oracle checks with int() (Python refuses more than 4300 digits).
 ORACLE_DIGITS = 4000
 ALGOS = registry.ids()
+#: Python's decimal-literal rule for digits and underscores (leading zeros allowed here).
+DECIMAL = re.compile(r"[0-9](?:_?[0-9])*")
 #: A threshold table that runs the spectral kernel from the smallest modulus.
 SPECTRAL = "spectral_mul_bits = 1\nspectral_pow_bits = 1\n"
 
@@ -38,7 +41,7 @@ def _grammar(text: str) -> int | None | str:
     try:
         if body[:2] in ("0x", "0X"):
             return sign * int("0x" + body[2:], 0)  # Python's literal rules: 0x_1f allowed
-        if not body.replace("_", "").isdigit():
+        if DECIMAL.fullmatch(body) is None:  # ASCII digits, single '_' between digits
             return None
         if len(body) > ORACLE_DIGITS:
             return "long"

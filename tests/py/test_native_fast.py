@@ -253,8 +253,9 @@ def test_bad_threshold_tables(table: None) -> None:
 
 @pytest.mark.parametrize("shape", ["random", "2^k - small", "sparse", "all ones"])
 def test_setup_above_the_half_gcd_threshold(shape: str, rng: random.Random) -> None:
-    """From 2^17 bits the setup inverts by half-gcd and divides by Newton's reciprocal: its
-    constants are right when R mod N, R^2 mod N and the products come out right."""
+    """From 2^17 bits the setup inverts by half-gcd (every shape here) and divides by Newton's
+    reciprocal where the quotient is that long too (the random and sparse shapes; the Rust
+    tests of bigarith cover the division itself): products and powers against Python's."""
     bits = (1 << 17) + 4160  # a transform of 2^12 limbs; R = 2^(2^18) + 1
     n = {
         "random": random_modulus(rng, bits),

@@ -146,7 +146,8 @@ def test_cli_csv(tmp_path: Path) -> None:
 
 def test_cli_acceptance(tmp_path: Path) -> None:
     """The issue's command, ``--grid n=64,128 --grid w=8,16 --synth --out table.json``, at
-    n = 16 and w = 4, 8: one table of two rows (the four-point grid runs under ``slow``)."""
+    n = 16 and w = 4, 8: one table of two rows (kept small for CI: each point builds and
+    synthesizes a design)."""
     _simulator()
     require_yosys()
     out = tmp_path / "table.json"

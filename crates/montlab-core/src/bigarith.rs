@@ -128,11 +128,9 @@ pub fn div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
     small_div_rem(a, b)
 }
 
-/// num-bigint's division, once: the remainder from the quotient by one product.
+/// num-bigint's schoolbook division (quotient and remainder in one pass).
 fn small_div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
-    let q = a / b;
-    let r = a - mul(&q, b);
-    (q, r)
+    num_integer::Integer::div_rem(a, b)
 }
 
 #[cfg(test)]

@@ -6,8 +6,9 @@
 //! of Applied Cryptography", Algorithm 14.57 and note 14.64). The recursion is Schönhage's
 //! half-gcd in the form of N. Möller, "On Schönhage's algorithm and subquadratic integer gcd
 //! computation", Math. Comp. 77, 2008: the matrix that reduces the top half of (x, y) reduces
-//! (x, y) by about as many bits, so two recursive calls on halves and a few products reduce
-//! an n-bit pair to n/2 bits, in O(M(n) log n) with the products of [`crate::bigarith`].
+//! (x, y) by about as many bits, so a few recursive calls on at most half the bits and a few
+//! products reduce an n-bit pair to n/2 bits, in O(M(n) log n) with the products of
+//! [`crate::bigarith`].
 //!
 //! Word size: the quotient sequence is simulated on the leading 62 bits of the two remainders
 //! (single-precision cofactors of at most 2^62, kept in `i128`); one multi-precision update then
@@ -239,8 +240,8 @@ fn lehmer_reduce(x: &mut BigInt, y: &mut BigInt, target: u64, m: &mut Mat) {
 /// not shrink it. Returns the (normalized) matrix applied.
 fn big_step(x: &mut BigInt, y: &mut BigInt, target: u64) -> Mat {
     // The top t bits reduced to t/2 + GUARD bits reduce (x, y) by about t/2 - GUARD bits:
-    // t = 2 (d + GUARD) drops the d bits still wanted, at most 2/3 of x per call (so an
-    // n-bit reduction to n/2 recurses on 2n/3 and n/3 bits: O(M(n) log n) in all).
+    // t = 2 (d + GUARD) drops the d bits still wanted, capped at half of x (so an n-bit
+    // reduction to n/2 recurses on about n/2, 3n/8 and n/8 bits: O(M(n) log n) in all).
     let n = x.bits();
     let d = n.saturating_sub(target);
     let t = (2 * (d + GUARD)).min(n.div_ceil(2));

@@ -10,8 +10,8 @@
 //! constructor's setup runs to its end) and its result is dropped. So the latency is one
 //! [`POLL`] at every size, and the worker owns everything it uses (`'static`).
 //! Signals are handled only when the call comes from Python's main thread, as everywhere in
-//! CPython; from other threads the call runs inline. A panic on the worker becomes a
-//! `RuntimeError`.
+//! CPython; from other threads the call runs inline. A panic, inline or on the worker, becomes
+//! a `RuntimeError` naming it.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{mpsc, Arc};
@@ -37,6 +37,18 @@ pub fn work(limbs: usize, products: u128) -> u128 {
     s * s * products
 }
 
+/// A `RuntimeError` naming a panic's message (a panic is a bug: no input should reach one).
+fn worker_panic(payload: Box<dyn std::any::Any + Send>) -> Error {
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown".to_owned());
+    Error::from(PyRuntimeError::new_err(format!(
+        "internal error in the native engine (a panic: {msg})"
+    )))
+}
+
 /// Whether the caller is Python's main thread, the only one that runs signal handlers. This
 /// runs Python code, which may raise a pending signal's exception: it is passed on, never lost.
 fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
@@ -53,7 +65,10 @@ pub fn run<T: Send + 'static>(
     job: impl FnOnce(&Stop) -> Result<T, MontError> + Send + 'static,
 ) -> Result<T, Error> {
     if work < LONG_WORK || !on_main_thread(py)? {
-        return py.detach(|| job(Stop::never())).map_err(Error::from);
+        return py
+            .detach(|| panic::catch_unwind(AssertUnwindSafe(|| job(Stop::never()))))
+            .map_err(worker_panic)?
+            .map_err(Error::from);
     }
     let stop = Arc::new(Stop::new());
     let (tx, rx) = mpsc::channel();
@@ -73,7 +88,8 @@ pub fn run<T: Send + 'static>(
     py.detach(move || loop {
         match rx.recv_timeout(POLL) {
             Ok(Ok(out)) => return out.map_err(Error::from),
-            Ok(Err(_)) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Ok(Err(payload)) => return Err(worker_panic(payload)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(Error::from(PyRuntimeError::new_err(
                     "internal error: the native worker ended without a result",
                 )));

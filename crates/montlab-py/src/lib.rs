@@ -137,10 +137,16 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
     ])
 }
 
-/// Products of an exponentiation by `e` (limbs), estimated: one squaring per bit plus a table
-/// of at most 2^7 entries (window multiplications not counted, so a lower estimate).
+/// Products of an exponentiation by `e` (limbs), estimated for the choice inline or worker:
+/// one squaring per bit of the limbs plus a table of at most 2^7 entries (high for short
+/// exponents, low for long ones, whose window multiplications are not counted).
 fn pow_products(e: &[u64]) -> u128 {
     64 * e.len() as u128 + 128
+}
+
+/// Estimated work of a per-modulus setup on `limbs` limbs: about `limbs` products.
+fn setup_work(limbs: usize) -> u128 {
+    interrupt::work(limbs, limbs as u128)
 }
 
 /// A Python int from little-endian `u64` limbs (leading zero limbs allowed).
@@ -168,7 +174,7 @@ impl Cios {
     fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
         let modulus = OddModulus::new(&modulus_limbs(&n)?)?;
         // Precomputation (two divisions): off the GIL, and interruptible when long.
-        let work = interrupt::work(modulus.limbs(), 1);
+        let work = setup_work(modulus.limbs());
         let params = interrupt::run(py, work, move |_| Ok(MontParams::new(modulus)))?;
         Ok(Self {
             params: Arc::new(params),
@@ -297,8 +303,9 @@ impl FastModulus {
     #[new]
     fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
         let (n, t) = (modulus_limbs(&n)?, current_thresholds());
-        // The setup (R^2 mod N, N', the transforms of N) is quadratic in places: interruptible.
-        let work = interrupt::work(n.len(), 1);
+        // The setup (N' by an inverse, R mod N, R^2 mod N, transforms) costs about as much as
+        // s products: on the worker from about 13K bits, interruptible.
+        let work = setup_work(n.len());
         let inner = interrupt::run(py, work, move |_| CoreFast::with_thresholds(&n, t))?;
         Ok(Self {
             inner: Arc::new(inner),
@@ -420,7 +427,7 @@ fn powm(py: Python<'_>, base: Int, exp: Int, modulus: Int) -> Result<BigUint, Er
     let n = modulus_limbs(&modulus)?;
     let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
     let t = current_thresholds();
-    let work = interrupt::work(n.len(), pow_products(&e));
+    let work = interrupt::work(n.len(), pow_products(&e)) + setup_work(n.len());
     let out = interrupt::run(py, work, move |stop| {
         CoreFast::with_thresholds(&n, t).and_then(|m| m.pow_until(&b, &e, stop))
     })?;

@@ -65,7 +65,7 @@ CSA_3TO2_WIDE = [({"W": 64}, "random"), ({"W": 1}, "exhaustive")]
     ("params", "mode"), [pytest.param(p, m, id=param_id(p)) for p, m in CSA_3TO2]
 )
 def test_rtl_csa_3to2(rng: random.Random, params: dict[str, int], mode: str) -> None:
-    go(rng, "csa_3to2", params, "csa_3to2_vectors", mode=mode, count=scaled(2000))
+    go(rng, "csa_3to2", params, "csa_3to2_vectors", mode=mode, count=scaled(500))
 
 
 @pytest.mark.rtl_wide
@@ -73,7 +73,7 @@ def test_rtl_csa_3to2(rng: random.Random, params: dict[str, int], mode: str) -> 
     ("params", "mode"), [pytest.param(p, m, id=param_id(p)) for p, m in CSA_3TO2_WIDE]
 )
 def test_rtl_csa_3to2_wide(rng: random.Random, params: dict[str, int], mode: str) -> None:
-    go(rng, "csa_3to2", params, "csa_3to2_vectors", mode=mode, count=scaled(2000))
+    go(rng, "csa_3to2", params, "csa_3to2_vectors", mode=mode, count=scaled(500))
 
 
 COUNTER63 = [
@@ -92,7 +92,7 @@ COUNTER63_WIDE = [
     ("params", "mode"), [pytest.param(p, m, id=param_id(p)) for p, m in COUNTER63]
 )
 def test_rtl_counter63(rng: random.Random, params: dict[str, int], mode: str) -> None:
-    go(rng, "counter63", params, "counter63_vectors", mode=mode, count=scaled(1000))
+    go(rng, "counter63", params, "counter63_vectors", mode=mode, count=scaled(500))
 
 
 @pytest.mark.rtl_wide
@@ -100,7 +100,7 @@ def test_rtl_counter63(rng: random.Random, params: dict[str, int], mode: str) ->
     ("params", "mode"), [pytest.param(p, m, id=param_id(p)) for p, m in COUNTER63_WIDE]
 )
 def test_rtl_counter63_wide(rng: random.Random, params: dict[str, int], mode: str) -> None:
-    go(rng, "counter63", params, "counter63_vectors", mode=mode, count=scaled(1000))
+    go(rng, "counter63", params, "counter63_vectors", mode=mode, count=scaled(500))
 
 
 def _tree(
@@ -151,7 +151,7 @@ CSA_TREE_WIDE = [
 )
 def test_rtl_csa_tree(rng: random.Random, params: dict[str, int], exhaustive: bool) -> None:
     mode = "exhaustive" if exhaustive else "random"
-    go(rng, "csa_tree", params, "csa_tree_vectors", mode=mode, count=scaled(600))
+    go(rng, "csa_tree", params, "csa_tree_vectors", mode=mode, count=scaled(300))
 
 
 @pytest.mark.rtl_wide
@@ -160,7 +160,7 @@ def test_rtl_csa_tree(rng: random.Random, params: dict[str, int], exhaustive: bo
 )
 def test_rtl_csa_tree_wide(rng: random.Random, params: dict[str, int], exhaustive: bool) -> None:
     mode = "exhaustive" if exhaustive else "random"
-    go(rng, "csa_tree", params, "csa_tree_vectors", mode=mode, count=scaled(600))
+    go(rng, "csa_tree", params, "csa_tree_vectors", mode=mode, count=scaled(300))
 
 
 def test_files_f() -> None:
@@ -223,7 +223,7 @@ ADD_SUB_SEL_WIDE = [
 
 def _ass_run(rng: random.Random, params: dict[str, int], exhaustive: bool) -> None:
     mode = "exhaustive" if exhaustive else "random"
-    go(rng, "add_sub_sel", params, "add_sub_sel_stream", mode=mode, count=scaled(400))
+    go(rng, "add_sub_sel", params, "add_sub_sel_stream", mode=mode, count=scaled(200))
     go(rng, "add_sub_sel", params, "add_sub_sel_reset", mode="random", count=scaled(8))
 
 
@@ -251,7 +251,7 @@ CLA_ADD_WIDE = [({"W": 64, "S": 64}, False), ({"W": 5, "S": 2}, True), ({"W": 76
 )
 def test_rtl_cla_add(rng: random.Random, params: dict[str, int], exhaustive: bool) -> None:
     mode = "exhaustive" if exhaustive else "random"
-    go(rng, "cla_add", params, "cla_add_stream", mode=mode, count=scaled(600))
+    go(rng, "cla_add", params, "cla_add_stream", mode=mode, count=scaled(300))
 
 
 @pytest.mark.rtl_wide
@@ -260,7 +260,7 @@ def test_rtl_cla_add(rng: random.Random, params: dict[str, int], exhaustive: boo
 )
 def test_rtl_cla_add_wide(rng: random.Random, params: dict[str, int], exhaustive: bool) -> None:
     mode = "exhaustive" if exhaustive else "random"
-    go(rng, "cla_add", params, "cla_add_stream", mode=mode, count=scaled(600))
+    go(rng, "cla_add", params, "cla_add_stream", mode=mode, count=scaled(300))
 
 
 # --- pytest: lint and synthesis ---------------------------------------------------------------------

@@ -53,7 +53,7 @@ COMB_WIDE = [({"K": 4}, "exhaustive")] + [({"K": k}, "random") for k in (16, 32,
 
 
 def _comb(rng: random.Random, params: dict[str, int], mode: str) -> None:
-    go(rng, "fermat_comb_tb", params, "fermat_comb_vectors", MODULE, mode=mode, count=scaled(800))
+    go(rng, "fermat_comb_tb", params, "fermat_comb_vectors", MODULE, mode=mode, count=scaled(400))
 
 
 @pytest.mark.parametrize(("params", "mode"), [pytest.param(p, m, id=param_id(p)) for p, m in COMB])
@@ -75,7 +75,7 @@ BFLY_WIDE = [{"K": 8, "LATENCY": 1, "TW": 8}, {"K": 32, "LATENCY": 3, "TW": 8},
 
 
 def _bfly(rng: random.Random, params: dict[str, int]) -> None:
-    go(rng, "fermat_bfly", params, "fermat_bfly_stream", MODULE, count=scaled(600))
+    go(rng, "fermat_bfly", params, "fermat_bfly_stream", MODULE, count=scaled(300))
     go(rng, "fermat_bfly", params, "fermat_bfly_stages", MODULE, count=scaled(4))
 
 

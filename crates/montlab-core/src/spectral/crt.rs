@@ -8,6 +8,8 @@
 //!
 //! Coefficient bounds (u = 64, digits < 2^64, P <= 2^16, Q > 2^149.99):
 //! * cyclic sums of two products: 0 <= c_n <= 2 P (2^64 - 1)^2 < 2^145 < Q, read as is;
+//! * plain products of [`super::product`] (one cyclic product, length L <= 2^21):
+//!   0 <= c_n <= L (2^64 - 1)^2 < 2^149 < Q;
 //! * nega-cyclic single products: |c_n| <= P (2^64 - 1)^2 < 2^144 < Q / 2, read from the
 //!   symmetric range (-Q/2, Q/2]. SPEC §1.4 warns that a symmetric lift fails on a tight ring;
 //!   this ring has more than 2^5 of margin, so the lift is exact.

@@ -111,7 +111,8 @@ impl SpectralParams {
     /// back to the word-level kernel. A longer transform is never tried, because a modulus
     /// built from factors of 2^(64P) + 1, 2^(128P) + 1, ... would otherwise force a transform
     /// many times longer (20x slower at 20,127 bits) than its size needs. Cost: one modular
-    /// inverse (half-gcd) and two divisions (Newton), sub-quadratic, and three transforms.
+    /// inverse and two divisions (half-gcd and Newton from 2^17 bits, sub-quadratic; Lehmer
+    /// and num-bigint below), and three transforms.
     #[must_use]
     pub fn new(modulus: &OddModulus) -> Option<Self> {
         Self::with_len(modulus, modulus.limbs().next_power_of_two().max(2))
