@@ -9,7 +9,7 @@
 //!
 //! Ranges: any a, b (64-bit limbs) with len(a) + len(b) <= [`MAX_PRODUCT_LIMBS`] = 2^21, where
 //! every coefficient stays below L 2^128 <= 2^149 < q1 q2 q3. Word size 64 bits, radix 2^64.
-//! The twiddle tables of each length up to 2^15 are built once per process and kept.
+//! The twiddle tables of each length up to 2^17 are built once per process and kept.
 //!
 //! Left out: the IFMA loops (the portable ones run everywhere), truncated transforms for
 //! unbalanced operands, and constant time.
@@ -28,9 +28,9 @@ pub const MAX_PRODUCT_LIMBS: usize = 1 << 21;
 /// From this transform length the three primes run on separate threads.
 const PARALLEL_LEN: usize = 4096;
 
-/// Lengths up to this are kept once built (about 5 MiB for the three primes at 2^15); longer
-/// ones, met only in the setup of the largest moduli, are built per product in O(L).
-const CACHE_MAX_LEN: usize = 1 << 15;
+/// Lengths up to this are kept once built: 2^17 covers every product of a 2^22-bit setup,
+/// whose tables then hold about 40 MiB; longer ones are built per product in O(L).
+const CACHE_MAX_LEN: usize = 1 << 17;
 
 /// The tables of the three primes at length `len`, built on first use.
 fn tables(len: usize) -> Arc<[NttTables; 3]> {
