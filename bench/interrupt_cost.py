@@ -113,9 +113,9 @@ def main() -> None:
             f"  max {latency[name]['max_s'] * 1e3:6.1f} ms"
         )
     if args.json:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True
-        ).stdout.strip()
+        from montlab.hw.sweep import git_commit
+
+        commit = git_commit()
         args.json.write_text(
             json.dumps(
                 {

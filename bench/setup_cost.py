@@ -122,9 +122,9 @@ def main() -> None:
             flush=True,
         )
     if args.json:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True
-        ).stdout.strip()
+        from montlab.hw.sweep import git_commit
+
+        commit = git_commit()
         args.json.write_text(
             json.dumps(
                 {

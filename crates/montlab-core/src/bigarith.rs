@@ -134,10 +134,11 @@ fn small_div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn rng(seed: u64) -> impl FnMut() -> u64 {
+    /// SplitMix64 from `seed`: the operands of the setup-arithmetic tests.
+    pub(crate) fn rng(seed: u64) -> impl FnMut() -> u64 {
         let mut state = seed;
         move || {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);

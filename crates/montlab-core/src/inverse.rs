@@ -318,14 +318,7 @@ mod tests {
     #[test]
     fn large_against_num_bigint() {
         // SplitMix64 operands: Fermat-style moduli 2^l + 1, odd moduli, shared factors.
-        let mut state = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut next = crate::bigarith::tests::rng(0x1234_5678_9abc_def0u64);
         for limbs in [1usize, 2, 3, 7, 16, 33, 64, 130] {
             for _ in 0..4 {
                 let a = BigUint::new((0..2 * limbs).map(|_| next() as u32).collect());
@@ -347,14 +340,7 @@ mod tests {
     fn half_gcd_equals_lehmer() {
         // Above HGCD_BASE_BITS: random, Fermat-style (the spectral setup's R = 2^l + 1),
         // sparse and all-ones operands, shared factors, and a quotient of thousands of bits.
-        let mut state = 0x0bad_5eed_u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut next = crate::bigarith::tests::rng(0x0bad_5eed_u64);
         let one = BigUint::from(1u8);
         for limbs in [65usize, 100, 257, 600, 2100] {
             let rand = |next: &mut dyn FnMut() -> u64, l: usize| {

@@ -68,12 +68,12 @@ def selftest(minutes: float, seed: int | None, no_native: bool, json_path: str |
     if json_path:
         import time
 
-        from montlab.hw.sweep import _git_commit
+        from montlab.hw.sweep import git_commit
 
         flags = " --no-native" if no_native else ""
         head = {
             "command": f"montlab selftest --minutes {minutes:g} --seed {seed}{flags}",
-            "commit": _git_commit(),
+            "commit": git_commit(),
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         Path(json_path).write_text(json.dumps({**head, **report.as_dict()}, indent=2) + "\n")

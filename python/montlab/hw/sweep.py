@@ -295,7 +295,8 @@ def _run(
     return [r for r in rows if r is not None]
 
 
-def _git_commit() -> str | None:
+def git_commit() -> str | None:
+    """The checked-out commit of the repository, or None outside a git checkout."""
     from montlab.hw.specs.base import REPO
 
     try:
@@ -344,7 +345,7 @@ def header(
         "grid": {k: list(v) for k, v in grid.items()},
         "set": dict(fixed),
         "options": asdict(opts),
-        "git": _git_commit(),
+        "git": git_commit(),
         "tools": _versions(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "points": len(rows),
