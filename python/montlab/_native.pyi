@@ -85,7 +85,10 @@ class FastModulus:
         """Kernel of mul, sqr and mul_many: "word" or "spectral"."""
     @property
     def pow_kernel(self) -> str:
-        """Kernel of pow and pow_many: "word" or "spectral"."""
+        """Kernel of pow and pow_many for long exponents: "word" or "spectral"."""
+    def pow_kernel_for(self, exp: SupportsIndex) -> str:
+        """Kernel pow(x, exp) runs on: "word", "spectral", or "ntt64" (a short exponent at a
+        spectral size while the spectral setup is not built)."""
     @property
     def thresholds(self) -> dict[str, int]:
         """The threshold table this modulus dispatches with."""

@@ -50,6 +50,8 @@ from montlab.errors import MontlabError, ParameterError
 NEVER = 2**63 - 1
 #: The operations tuned, with their table keys.
 KEYS = {"mul": "spectral_mul_bits", "pow": "spectral_pow_bits"}
+#: Keys a table may also set (not measured here: the generic value stands when absent).
+OPTIONAL_KEYS = frozenset({"ntt64_pow_bits"})
 #: Environment variable naming the table to apply (or ``generic``).
 ENV = "MONTLAB_THRESHOLDS"
 #: Smallest size accepted (the spectral kernel needs a transform of at least 2 limbs).
@@ -237,7 +239,7 @@ class _Forced:
             self.restore()
 
     def restore(self) -> None:
-        self.native.set_thresholds(_table_text(*(self.saved[KEYS[op]] for op in KEYS)))
+        self.native.set_thresholds("".join(f"{k} = {v}\n" for k, v in self.saved.items()))
 
 
 def _case(bits: int, seed: int) -> tuple[int, int, int, int]:
@@ -375,10 +377,13 @@ def read_table(path: Path) -> tuple[dict[str, int], dict[str, Any]]:
     except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or not TOML
         raise ParameterError(f"threshold table {path}: {exc}") from None
     th = data.get("thresholds")
-    if not isinstance(th, dict) or set(th) != set(KEYS.values()):
+    required = set(KEYS.values())
+    if not isinstance(th, dict) or not required <= set(th) <= required | OPTIONAL_KEYS:
         raise ParameterError(
-            f"threshold table {path}: needs a [thresholds] table with exactly "
+            f"threshold table {path}: needs a [thresholds] table with "
             + ", ".join(KEYS.values())
+            + " and optionally "
+            + ", ".join(sorted(OPTIONAL_KEYS))
         )
     for k, v in th.items():
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= NEVER:

@@ -42,7 +42,7 @@ def check(m: FastModulus, x: int, y: int, e: int) -> None:
 
 def test_generic_table() -> None:
     t = native.thresholds()
-    assert set(t) == {"spectral_mul_bits", "spectral_pow_bits"}
+    assert set(t) == {"spectral_mul_bits", "spectral_pow_bits", "ntt64_pow_bits"}
     assert all(v > 0 for v in t.values())
     assert "spectral_pow_bits" in native.GENERIC_THRESHOLDS
     assert isinstance(native.IFMA, bool)
@@ -138,6 +138,39 @@ def test_chosen_modulus_cannot_force_a_long_transform(rng: random.Random, table:
     check(m, rng.randrange(n), n - 1, rng.getrandbits(256))
     plain = FastModulus(random_modulus(rng, 20127))
     assert plain.pow_kernel == "spectral" and plain.transform_len == 512
+
+
+@pytest.mark.parametrize("bits", [2, 64, 65, 1000, 4097])
+def test_short_exponents_run_on_ntt64(bits: int, rng: random.Random, table: None) -> None:
+    """Short exponentiations do not build the fmlm3 setup: they run on ntt64 (R = 2^l, 2-adic
+    setup) until 64 exponent bits have run on the modulus, then on fmlm3."""
+    native.set_thresholds("spectral_mul_bits = 2\nspectral_pow_bits = 2\nntt64_pow_bits = 2\n")
+    moduli = [random_modulus(rng, bits) for _ in range(scaled(3))]
+    moduli += [k for k in edge_moduli(bits) if k > 1 and k % 2][:4]
+    for n in moduli:
+        m = FastModulus(n)
+        assert m.pow_kernel_for(65537) == "ntt64"  # a query: nothing built, nothing counted
+        spent = 0
+        for b, e in [(n - 1, 65537), (0, 3), (1, 2), (rng.randrange(n), rng.getrandbits(40))]:
+            assert m.pow_kernel_for(e) == ("ntt64" if spent + e.bit_length() <= 64 else "spectral")
+            assert m.pow(b, e) == pow(b, e, n), hexdump(N=n, b=b, e=e)
+            spent += e.bit_length()
+        assert m.pow(n - 1, 0) == 1 % n
+        e = rng.getrandbits(100) | 1 << 99  # past the 64-bit budget: fmlm3 from here
+        assert m.pow_kernel_for(e) == "spectral"
+        assert m.pow(n // 2, e) == pow(n // 2, e, n)
+        bs = [rng.randrange(n) for _ in range(3)]
+        assert FastModulus(n).pow_many(bs, 65537) == [pow(b, 65537, n) for b in bs]
+
+
+def test_one_shot_powm_at_ntt64_sizes(rng: random.Random) -> None:
+    """The generic table: a 2^15-bit modulus exponentiates by 65537 on ntt64 (no fmlm3 setup)."""
+    cut = native.thresholds()["ntt64_pow_bits"]
+    n = random_modulus(rng, max(cut, native.thresholds()["spectral_pow_bits"]))
+    m = FastModulus(n)
+    assert m.pow_kernel_for(65537) == "ntt64"
+    for b in (rng.randrange(n), n - 1, 2):
+        assert native.powm(b, 65537, n) == m.pow(b, 65537) == pow(b, 65537, n)
 
 
 def test_pow_sec_matches_pow(rng: random.Random) -> None:
@@ -249,6 +282,8 @@ def test_bad_threshold_tables(table: None) -> None:
     assert native.thresholds() == FastModulus(3).thresholds
     native.set_thresholds("spectral_pow_bits = 512")
     assert native.thresholds()["spectral_pow_bits"] == 512
+    native.set_thresholds("ntt64_pow_bits = 4096")
+    assert native.thresholds()["ntt64_pow_bits"] == 4096
 
 
 @pytest.mark.parametrize("shape", ["random", "2^k - small", "sparse", "all ones"])

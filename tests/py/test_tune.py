@@ -112,7 +112,9 @@ def test_table_round_trip_and_apply(tmp_path: Path) -> None:
     assert st["command"] == report.config.command
     try:
         tune.apply_table(path)
-        assert _native.thresholds() == th
+        applied = _native.thresholds()
+        assert {k: applied[k] for k in th} == th
+        assert set(applied) - set(th) == set(tune.OPTIONAL_KEYS)  # generic values kept
         assert tune.SOURCE == str(path)
     finally:
         _native.set_thresholds(None)
@@ -122,7 +124,8 @@ def test_table_round_trip_and_apply(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ("[thresholds]\nspectral_mul_bits = 1\n", "exactly"),
+        ("[thresholds]\nspectral_mul_bits = 1\n", "needs a"),
+        ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = 1\nother = 1\n", "needs a"),
         ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = -1\n", "integer"),
         ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = 'x'\n", "integer"),
         ("[thresholds\n", "t.toml"),
@@ -177,10 +180,15 @@ def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     )
     bad = tmp_path / "bad.toml"
     bad.write_text("[thresholds]\nspectral_mul_bits = 7\n")
+    generic_ntt64 = tune_generic()["ntt64_pow_bits"]  # not in the table: the generic one stays
     try:
         monkeypatch.setenv(tune.ENV, str(good))
         assert tune.apply_installed() == str(good)
-        assert _native.thresholds() == {"spectral_mul_bits": 7, "spectral_pow_bits": 9}
+        assert _native.thresholds() == {
+            "spectral_mul_bits": 7,
+            "spectral_pow_bits": 9,
+            "ntt64_pow_bits": generic_ntt64,
+        }
         monkeypatch.setenv(tune.ENV, str(bad))
         with pytest.warns(UserWarning, match="generic"):
             assert tune.apply_installed() == "generic"

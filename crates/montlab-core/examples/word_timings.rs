@@ -160,6 +160,7 @@ fn main() {
             Thresholds {
                 spectral_mul_bits: u64::MAX,
                 spectral_pow_bits: 0,
+                ntt64_pow_bits: u64::MAX,
             },
         )
         .expect("odd modulus");

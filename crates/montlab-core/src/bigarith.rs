@@ -104,6 +104,32 @@ pub fn div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
     let l = qbits + 2;
     let x = recip(b, l);
     let q = mul(&(a >> (nb - 1)), &x) >> l;
+    correct(a, q, b)
+}
+
+/// 2^k mod b for b > 0. The quotient floor(2^k / b) is itself a reciprocal of b, so this
+/// costs one Newton reciprocal and one product, against [`div_rem`]'s two products.
+///
+/// # Panics
+/// If b = 0.
+#[must_use]
+pub fn pow2_rem(k: u64, b: &BigUint) -> BigUint {
+    assert!(b.bits() > 0, "division by zero");
+    let nb = b.bits();
+    let a = BigUint::from(1u8) << k;
+    if k < nb {
+        return small_div_rem(&a, b).1;
+    }
+    let qbits = k - nb + 1;
+    if qbits <= DIV_BASE_BITS || nb <= DIV_BASE_BITS {
+        return small_div_rem(&a, b).1;
+    }
+    // recip(b, qbits) is within a few units of 2^(nb - 1 + qbits) / b = 2^k / b.
+    correct(&a, recip(b, qbits), b).1
+}
+
+/// (q, a - q b) from an approximate quotient q of a / b, corrected by a few units.
+fn correct(a: &BigUint, q: BigUint, b: &BigUint) -> (BigUint, BigUint) {
     let (mut q, mut r) = (
         BigInt::from(q.clone()),
         BigInt::from(a.clone()) - BigInt::from(mul(&q, b)),
@@ -189,6 +215,8 @@ pub(crate) mod tests {
                     &((&one << (64 * lb)) - &one),
                 ] {
                     assert_eq!(div_rem(x, d), (x / d, x % d), "case {i}: {la} / {lb} limbs");
+                    let k = x.bits() + 3;
+                    assert_eq!(pow2_rem(k, d), (&one << k) % d, "2^{k} mod {lb} limbs");
                 }
             }
         }

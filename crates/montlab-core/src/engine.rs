@@ -5,9 +5,15 @@
 //! rejects operands `>= N` with [`MontError::OperandOutOfRange`] (nothing is reduced
 //! silently), and returns fully reduced results of exactly `s = ceil(bitlen(N) / 64)` limbs.
 //! The kernels: word-level (`cios` products and `sqr` squarings, R = 2^(64 s)) and spectral
-//! (`fmlm3`, R = 2^l + 1); both are exact at every size, so the table only decides speed. The
+//! (`fmlm3`, R = 2^l + 1); all are exact at every size, so the table only decides speed. The
 //! spectral kernel is skipped (word-level used instead) for the rare N that shares a factor
-//! with every Fermat number 2^l + 1 tried, see [`SpectralParams::new`]. When the CPU has
+//! with every Fermat number 2^l + 1 tried, see [`SpectralParams::new`].
+//!
+//! Short exponentiations do not build `fmlm3`, whose half-gcd inverse would cost more than the
+//! exponentiation itself (0.8 s at 2^20 bits): until the exponent bits run on a modulus of a
+//! spectral size add up to [`SHORT_POW_BITS`], `pow` runs on `ntt64` (R = 2^l,
+//! [`Ntt64Params`], a 2-adic setup) from the table's `ntt64_pow_bits`, and on the word-level
+//! kernel below it. Past that total, `fmlm3` is built and used (its setup then pays back). When the CPU has
 //! AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and `pow_many` run on the
 //! radix-2^52 IFMA kernel ([`crate::mont::ifma`]) instead of `cios` + `sqr` for N in
 //! [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in [`IFMA_MUL_BITS`]
@@ -18,6 +24,7 @@
 //! Batch calls check every operand first, then run on rayon's pool; results come back in
 //! input order. Variable time except [`FastModulus::pow_sec`].
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
@@ -27,6 +34,7 @@ use crate::limb::{self, Limb};
 use crate::mont::ifma::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
 use crate::pow::{fixed, window, MontKernel};
+use crate::spectral::ntt64::Ntt64Params;
 use crate::spectral::SpectralParams;
 use crate::stop::Stop;
 
@@ -66,6 +74,15 @@ pub const IFMA_MUL_BITS: core::ops::RangeInclusive<u64> = 705..=ifma::MAX_BITS;
 /// quadratic (49 s a product at 10^7 bits), so larger moduli are refused, not run slowly.
 pub const MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u64;
 
+/// Exponent bits (summed over the calls on one modulus) that run without building `fmlm3`.
+/// Its setup (the half-gcd inverse) pays back after about 32 exponent bits from 2^14 to 2^17
+/// bits of N (`bench/short_pow.py`, `docs/short-pow.json`: one-shot calls on the word level,
+/// `ntt64` and `fmlm3`, no IFMA); 64 lets a few e = 65537 calls run before it is built, at
+/// most about twice the better choice made in hindsight. At 2^20 bits and up `ntt64`, whose
+/// six transforms per step run in parallel, wins longer exponents too on two cores, and
+/// `fmlm3` is still built past this budget.
+pub const SHORT_POW_BITS: u64 = 64;
+
 /// Size cut-overs between the kernels, in bits of N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Thresholds {
@@ -73,6 +90,9 @@ pub struct Thresholds {
     pub spectral_mul_bits: u64,
     /// From this size on, exponentiations (`pow`, `pow_many`) run spectral.
     pub spectral_pow_bits: u64,
+    /// From this size on (and from `spectral_pow_bits`), short exponentiations run on `ntt64`
+    /// rather than the word-level kernel (see [`SHORT_POW_BITS`]).
+    pub ntt64_pow_bits: u64,
 }
 
 impl Thresholds {
@@ -95,8 +115,9 @@ impl Thresholds {
         let mut t = Self {
             spectral_mul_bits: u64::MAX,
             spectral_pow_bits: u64::MAX,
+            ntt64_pow_bits: u64::MAX,
         };
-        let mut seen = [false; 2];
+        let mut seen = [false; 3];
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() || (line.starts_with('[') && line.ends_with(']')) {
@@ -108,16 +129,20 @@ impl Thresholds {
             match key.trim() {
                 "spectral_mul_bits" => (t.spectral_mul_bits, seen[0]) = (value, true),
                 "spectral_pow_bits" => (t.spectral_pow_bits, seen[1]) = (value, true),
+                "ntt64_pow_bits" => (t.ntt64_pow_bits, seen[2]) = (value, true),
                 _ => return Err(bad),
             }
         }
-        if !(seen[0] && seen[1]) && text != generic_thresholds_text() {
+        if seen.contains(&false) && text != generic_thresholds_text() {
             let g = Self::generic();
             if !seen[0] {
                 t.spectral_mul_bits = g.spectral_mul_bits;
             }
             if !seen[1] {
                 t.spectral_pow_bits = g.spectral_pow_bits;
+            }
+            if !seen[2] {
+                t.ntt64_pow_bits = g.ntt64_pow_bits;
             }
         }
         Ok(t)
@@ -131,15 +156,18 @@ pub enum Kernel {
     Word,
     /// Spectral Montgomery: `fmlm3` over NTTs, R = 2^l + 1.
     Spectral,
+    /// Spectral Montgomery with a 2-adic setup: `ntt64` over NTTs, R = 2^l (short exponents).
+    Ntt64,
 }
 
 impl Kernel {
-    /// The kernel's short name (`"word"` or `"spectral"`).
+    /// The kernel's short name (`"word"`, `"spectral"` or `"ntt64"`).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Self::Word => "word",
             Self::Spectral => "spectral",
+            Self::Ntt64 => "ntt64",
         }
     }
 }
@@ -152,6 +180,9 @@ pub struct FastModulus {
     word: OnceLock<MontParams>,
     ifma: OnceLock<Option<IfmaParams>>,
     spectral: OnceLock<Option<SpectralParams>>,
+    ntt64: OnceLock<Option<Ntt64Params>>,
+    /// Exponent bits run so far without `fmlm3` (see [`SHORT_POW_BITS`]).
+    short_bits: AtomicU64,
 }
 
 impl FastModulus {
@@ -182,6 +213,8 @@ impl FastModulus {
             word: OnceLock::new(),
             ifma: OnceLock::new(),
             spectral: OnceLock::new(),
+            ntt64: OnceLock::new(),
+            short_bits: AtomicU64::new(0),
         })
     }
 
@@ -239,9 +272,46 @@ impl FastModulus {
             .as_ref()
     }
 
-    /// The kernel `pow` and `pow_many` run on.
+    /// The `ntt64` constants (built on first use); `None` only above [`MAX_BITS`].
+    pub fn ntt64(&self) -> Option<&Ntt64Params> {
+        self.ntt64
+            .get_or_init(|| Ntt64Params::new(&self.modulus))
+            .as_ref()
+    }
+
+    /// The kernel `pow` and `pow_many` run on for long exponents (`fmlm3` built if needed).
     pub fn pow_kernel(&self) -> Kernel {
         self.pick(self.thresholds.spectral_pow_bits)
+    }
+
+    /// The kernel the next exponentiation with `exp_bits` exponent bits (summed over a batch)
+    /// runs on. At a spectral size while `fmlm3` is not built, and while the exponent bits run
+    /// on this modulus stay within [`SHORT_POW_BITS`]: [`Kernel::Ntt64`] from the table's
+    /// `ntt64_pow_bits`, [`Kernel::Word`] below. Else [`FastModulus::pow_kernel`], which builds
+    /// `fmlm3`.
+    pub fn pow_kernel_for(&self, exp_bits: u64) -> Kernel {
+        let bits = self.bits();
+        let spent = self.short_bits.load(Ordering::Relaxed);
+        let short = bits >= self.thresholds.spectral_pow_bits
+            && self.spectral.get().is_none()
+            && spent.saturating_add(exp_bits) <= SHORT_POW_BITS;
+        if !short {
+            return self.pow_kernel();
+        }
+        if bits >= self.thresholds.ntt64_pow_bits && self.ntt64().is_some() {
+            Kernel::Ntt64
+        } else {
+            Kernel::Word
+        }
+    }
+
+    /// [`FastModulus::pow_kernel_for`], counting the bits of a short run.
+    fn take_pow_kernel(&self, exp_bits: u64) -> Kernel {
+        let k = self.pow_kernel_for(exp_bits);
+        if self.spectral.get().is_none() && self.bits() >= self.thresholds.spectral_pow_bits {
+            self.short_bits.fetch_add(exp_bits, Ordering::Relaxed);
+        }
+        k
     }
 
     /// The kernel `mul`, `sqr` and `mul_many` run on.
@@ -304,6 +374,7 @@ impl FastModulus {
         }
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), x, y),
+            Kernel::Ntt64 => run(self.ntt64().expect("below MAX_BITS"), x, y),
             Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
                 Some(k) => k.mul_mod(x, y),
                 None => run(self.word(), x, y),
@@ -332,16 +403,24 @@ impl FastModulus {
         stop: &Stop,
     ) -> Result<Vec<Limb>, MontError> {
         let base = self.operand(base, "base")?;
-        self.pow_checked(&base, exp, stop)
+        let kernel = self.take_pow_kernel(limb::bit_len(exp));
+        self.pow_checked(kernel, &base, exp, stop)
     }
 
     fn pow_checked(
         &self,
+        kernel: Kernel,
         base: &[Limb],
         exp: &[Limb],
         stop: &Stop,
     ) -> Result<Vec<Limb>, MontError> {
-        match self.pow_kernel() {
+        match kernel {
+            Kernel::Ntt64 => window::pow_vartime_until(
+                self.ntt64().expect("pow_kernel_for checked it"),
+                base,
+                exp,
+                stop,
+            ),
             Kernel::Spectral => window::pow_vartime_until(
                 self.spectral().expect("pow_kernel checked it"),
                 base,
@@ -447,12 +526,14 @@ impl FastModulus {
             .iter()
             .map(|b| self.operand(b.as_ref(), "base"))
             .collect::<Result<_, _>>()?;
-        self.prepare_kernel(self.pow_kernel(), &IFMA_POW_BITS);
+        let total_bits = exps.iter().map(|e| limb::bit_len(e.as_ref())).sum();
+        let kernel = self.take_pow_kernel(total_bits);
+        self.prepare_kernel(kernel, &IFMA_POW_BITS);
         bases
             .par_iter()
             .zip(exps.par_iter())
             .with_min_len(1)
-            .map(|(b, e)| self.pow_checked(b, e.as_ref(), stop))
+            .map(|(b, e)| self.pow_checked(kernel, b, e.as_ref(), stop))
             .collect()
     }
 
@@ -493,6 +574,9 @@ impl FastModulus {
             Kernel::Spectral => {
                 let _ = self.spectral();
             }
+            Kernel::Ntt64 => {
+                let _ = self.ntt64();
+            }
             Kernel::Word => {
                 if self.word_ifma(ifma_sizes).is_none() {
                     let _ = self.word();
@@ -518,6 +602,7 @@ mod tests {
             let t = Thresholds::parse(text).unwrap();
             assert!(t.spectral_mul_bits > 0 && t.spectral_pow_bits > 0);
             assert!(t.spectral_pow_bits < u64::MAX && t.spectral_mul_bits < u64::MAX);
+            assert!(t.ntt64_pow_bits > 0 && t.ntt64_pow_bits < u64::MAX);
         }
         assert_eq!(
             Thresholds::generic(),
@@ -530,6 +615,9 @@ mod tests {
         let t = Thresholds::parse("# tuned\n[thresholds]\nspectral_mul_bits = 1_000\n").unwrap();
         assert_eq!(t.spectral_mul_bits, 1000);
         assert_eq!(t.spectral_pow_bits, Thresholds::generic().spectral_pow_bits);
+        assert_eq!(t.ntt64_pow_bits, Thresholds::generic().ntt64_pow_bits);
+        let t = Thresholds::parse("ntt64_pow_bits = 7").unwrap();
+        assert_eq!(t.ntt64_pow_bits, 7);
         assert_eq!(
             Thresholds::parse("a = 1"),
             Err(MontError::InvalidThresholds { line: 1 })
@@ -549,6 +637,7 @@ mod tests {
         let t = Thresholds {
             spectral_mul_bits: 128,
             spectral_pow_bits: 129,
+            ntt64_pow_bits: 1,
         };
         let m = FastModulus::with_thresholds(&[u64::MAX, u64::MAX], t).unwrap();
         assert_eq!(
@@ -561,6 +650,55 @@ mod tests {
             (Kernel::Word, Kernel::Word)
         );
         assert_eq!(Kernel::Spectral.name(), "spectral");
+        assert_eq!(Kernel::Ntt64.name(), "ntt64");
+    }
+
+    #[test]
+    fn short_exponents_skip_the_fmlm3_setup() {
+        let big = |l: &[u64]| crate::bigarith::from_limbs(l);
+        let t = Thresholds {
+            spectral_mul_bits: 64,
+            spectral_pow_bits: 64,
+            ntt64_pow_bits: 32768,
+        };
+        // 513 limbs: above ntt64_pow_bits, transform length 1024.
+        let mut next = crate::bigarith::tests::rng(17);
+        let mut n: Vec<u64> = (0..513).map(|_| next()).collect();
+        n[0] |= 1;
+        let x: Vec<u64> = n.iter().map(|&l| l >> 1).collect();
+        let m = FastModulus::with_thresholds(&n, t).unwrap();
+        let short = Kernel::Ntt64;
+        let e17 = [0x1_0001u64];
+        let want = big(&x).modpow(&big(&e17), &big(&n));
+        assert_eq!(m.pow_kernel_for(17), short);
+        assert_eq!(big(&m.pow(&x, &e17).unwrap()), want);
+        assert!(
+            m.spectral.get().is_none(),
+            "a short pow must not build fmlm3"
+        );
+        // 17 + 17 + 20 bits stay short; 10 more reach SHORT_POW_BITS, 11 pass it.
+        assert_eq!(big(&m.pow(&x, &e17).unwrap()), want);
+        let e20 = [0xf_ffffu64];
+        let want20 = big(&x).modpow(&big(&e20), &big(&n));
+        assert_eq!(big(&m.pow(&x, &e20).unwrap()), want20);
+        assert!(m.spectral.get().is_none());
+        assert_eq!(m.pow_kernel_for(10), short);
+        assert_eq!(m.pow_kernel_for(11), Kernel::Spectral);
+        let e23 = [0x40_0001u64];
+        let want23 = big(&x).modpow(&big(&e23), &big(&n));
+        assert_eq!(big(&m.pow(&x, &e23).unwrap()), want23);
+        assert!(m.spectral.get().is_some());
+        // A long exponent builds fmlm3 at once; below ntt64_pow_bits short ones run word-level.
+        let m = FastModulus::with_thresholds(&n, t).unwrap();
+        assert_eq!(m.pow_kernel_for(65), Kernel::Spectral);
+        let m = FastModulus::with_thresholds(&n[..100], t).unwrap();
+        assert_eq!(m.pow_kernel_for(17), Kernel::Word);
+        assert!(m.spectral.get().is_none());
+        let (xs, es) = (vec![x[..100].to_vec(); 2], vec![e17.to_vec(); 2]);
+        let batch = m.pow_many(&xs, &es).unwrap();
+        let want = big(&x[..100]).modpow(&big(&e17), &big(&n[..100]));
+        assert!(batch.iter().all(|r| big(r) == want));
+        assert_eq!(m.short_bits.load(Ordering::Relaxed), 34);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Modular inverse: Lehmer's extended Euclidean algorithm, and above 2^17 bits a half-gcd
-//! recursion on top of it, for per-modulus precomputation.
+//! recursion on top of it, for per-modulus precomputation; and the inverse modulo a power of
+//! two by Newton-Hensel lifting ([`inverse_mod_pow2`], O(M(n)): the `ntt64` setup).
 //!
 //! Citation: D. E. Knuth, "The Art of Computer Programming", Vol. 2, 3rd ed., Sec. 4.5.2,
 //! Algorithm L (Lehmer's gcd), with the cofactors carried along (A. Menezes et al., "Handbook
@@ -37,6 +38,48 @@ pub fn mod_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
     } else {
         half_gcd_inverse(a, m)
     }
+}
+
+/// `a^-1 mod 2^(64 w)` for odd `a` (little-endian limbs, `w >= 1`), as exactly `w` limbs.
+///
+/// Newton-Hensel lifting (Brent-Zimmermann, "Modern Computer Arithmetic", Sec. 2.4): from
+/// x = a^-1 mod 2^(64 k), a x = 1 + h 2^(64 k) gives x' = x - x h 2^(64 k) mod 2^(128 k), so
+/// each doubling costs two products of the current size and the whole O(M(64 w)).
+///
+/// # Panics
+/// If `a` is even or empty, or `w == 0`.
+#[must_use]
+pub fn inverse_mod_pow2(a: &[u64], w: usize) -> Vec<u64> {
+    assert!(
+        w > 0 && a.first().is_some_and(|&a0| a0 & 1 == 1),
+        "odd a, w > 0"
+    );
+    let a0 = a[0];
+    // a a = 1 mod 8 for odd a; five doublings of the correct bits reach 64.
+    let mut x0 = a0;
+    for _ in 0..5 {
+        x0 = x0.wrapping_mul(2u64.wrapping_sub(a0.wrapping_mul(x0)));
+    }
+    let mut x = vec![x0];
+    while x.len() < w {
+        let k = x.len();
+        let k2 = (2 * k).min(w);
+        let trunc = |v: &[u64], n: usize| crate::bigarith::from_limbs(&v[..v.len().min(n)]);
+        let ax = crate::bigarith::mul(&trunc(a, k2), &trunc(&x, k)).to_u64_digits();
+        debug_assert!(ax.first() == Some(&1) && ax.iter().take(k).skip(1).all(|&l| l == 0));
+        let h: Vec<u64> = (k..k2).map(|i| ax.get(i).copied().unwrap_or(0)).collect();
+        let xh =
+            crate::bigarith::mul(&trunc(&x, k), &crate::bigarith::from_limbs(&h)).to_u64_digits();
+        // The new limbs k..k2: -(x h) mod 2^(64 (k2 - k)).
+        let mut borrow = false;
+        for i in 0..k2 - k {
+            let (d, b1) = 0u64.overflowing_sub(xh.get(i).copied().unwrap_or(0));
+            let (d, b2) = d.overflowing_sub(u64::from(borrow));
+            x.push(d);
+            borrow = b1 || b2;
+        }
+    }
+    x
 }
 
 /// The half-gcd recursion (any size; [`mod_inverse`] uses it above [`HGCD_MIN_BITS`]).
@@ -313,6 +356,22 @@ mod tests {
         }
         assert_eq!(mod_inverse(&BigUint::from(3u8), &BigUint::from(1u8)), None);
         assert_eq!(mod_inverse(&BigUint::from(3u8), &BigUint::from(0u8)), None);
+    }
+
+    #[test]
+    fn inverses_modulo_powers_of_two() {
+        let mut next = crate::bigarith::tests::rng(0x2ad1_c0de);
+        for w in [1usize, 2, 3, 5, 8, 100, 2500] {
+            let mut a: Vec<u64> = (0..w + 3).map(|_| next()).collect();
+            a[0] |= 1;
+            for a in [a.clone(), vec![1], vec![u64::MAX; w], vec![3]] {
+                let x = inverse_mod_pow2(&a, w);
+                assert_eq!(x.len(), w);
+                let m = BigUint::from(1u8) << (64 * w);
+                let prod = crate::bigarith::from_limbs(&a) * crate::bigarith::from_limbs(&x);
+                assert_eq!(prod % &m, BigUint::from(1u8), "w = {w}");
+            }
+        }
     }
 
     #[test]

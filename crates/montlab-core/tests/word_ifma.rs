@@ -271,6 +271,7 @@ fn word_only(n: &BigUint) -> FastModulus {
     let t = Thresholds {
         spectral_mul_bits: u64::MAX,
         spectral_pow_bits: u64::MAX,
+        ntt64_pow_bits: u64::MAX,
     };
     FastModulus::with_thresholds(&limbs(n), t).unwrap()
 }

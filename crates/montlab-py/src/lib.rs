@@ -134,6 +134,7 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
     BTreeMap::from([
         ("spectral_mul_bits", t.spectral_mul_bits),
         ("spectral_pow_bits", t.spectral_pow_bits),
+        ("ntt64_pow_bits", t.ntt64_pow_bits),
     ])
 }
 
@@ -330,10 +331,20 @@ impl FastModulus {
         py.detach(|| self.inner.mul_kernel().name())
     }
 
-    /// Kernel of `pow` and `pow_many`: "word" or "spectral".
+    /// Kernel of `pow` and `pow_many` for long exponents: "word" or "spectral".
     #[getter]
     fn pow_kernel(&self, py: Python<'_>) -> &'static str {
         py.detach(|| self.inner.pow_kernel().name())
+    }
+
+    /// Kernel `pow(x, exp)` runs on: "word", "spectral", or "ntt64" (a short exponent at a
+    /// spectral size while the spectral setup is not built).
+    fn pow_kernel_for(&self, py: Python<'_>, exp: Int) -> Result<&'static str, Error> {
+        let e = exponent_limbs(&exp)?;
+        let bits = e
+            .last()
+            .map_or(0, |l| e.len() as u64 * 64 - u64::from(l.leading_zeros()));
+        Ok(py.detach(|| self.inner.pow_kernel_for(bits).name()))
     }
 
     /// The threshold table this modulus dispatches with.

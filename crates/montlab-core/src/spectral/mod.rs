@@ -6,7 +6,9 @@
 //! * `ifma`: the same butterflies on AVX-512 IFMA, behind runtime detection (x86-64 only);
 //! * [`crt`]: Garner's CRT and the carry folding modulo 2^l -+ 1; `ifma_crt`: its Garner step
 //!   on AVX-512 IFMA (x86-64 only);
-//! * [`fmlm3`]: the Montgomery kernel ([`SpectralParams`]), an exponentiation kernel.
+//! * [`fmlm3`]: the Montgomery kernel ([`SpectralParams`]), an exponentiation kernel;
+//! * [`ntt64`]: Montgomery with R = 2^l on the same transforms, whose setup is 2-adic (short
+//!   exponentiations).
 //!
 //! Why these transforms, and the measurements behind the choice: `docs/performance.md`,
 //! sections "Kernels" and "Transform machinery".
@@ -18,6 +20,7 @@ mod ifma;
 #[cfg(target_arch = "x86_64")]
 mod ifma_crt;
 pub mod ntt;
+pub mod ntt64;
 pub mod prime;
 pub mod product;
 
@@ -31,6 +34,20 @@ pub fn uses_ifma() -> bool {
     {
         static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *USE.get_or_init(|| ifma::available() && std::env::var_os("MONTLAB_NO_IFMA").is_none())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// True when the CPU has AVX-512 IFMA (whatever `MONTLAB_NO_IFMA` says): the tables then
+/// carry the 52-bit constants its loops read.
+#[must_use]
+pub(crate) fn ifma_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        ifma::available()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -53,6 +53,24 @@ fn shoup_pre52(w: u64, q: u64) -> u64 {
     ((u128::from(w) << 52) / u128::from(q)) as u64
 }
 
+/// Shoup's constant floor(w 2^64 / q) for w < q without a division per call: from
+/// v = floor(2^128 / q), floor(w v / 2^64) is the constant or one less, and the remainder
+/// w 2^64 - c q (below 2q) tells which.
+fn shoup_pre_with(q: u64) -> impl Fn(u64) -> u64 {
+    let v = u128::MAX / u128::from(q); // floor(2^128 / q): q is odd, so never exact
+    let (vh, vl) = ((v >> 64) as u64, v as u64);
+    move |w: u64| {
+        debug_assert!(w < q);
+        let (w128, q128) = (u128::from(w), u128::from(q));
+        let mut c = (w128 * u128::from(vh) + ((w128 * u128::from(vl)) >> 64)) as u64;
+        if (w128 << 64) - u128::from(c) * q128 >= q128 {
+            c += 1;
+        }
+        debug_assert_eq!(c, shoup_pre(w, q));
+        c
+    }
+}
+
 /// Bit reversal of the low `bits` bits of `k`.
 fn brv(k: usize, bits: u32) -> usize {
     if bits == 0 {
@@ -75,10 +93,14 @@ impl NttTables {
         let psi = pow_mod(GENERATORS[which], (q - 1) / (2 * len as u64), q);
         debug_assert_eq!(pow_mod(psi, len as u64, q), q - 1, "psi must have order 2P");
         let bits = len.trailing_zeros();
+        // Built in O(P) products, no division per entry (a first call's cost at 2^20 bits).
+        let pre = shoup_pre_with(q);
+        let psi_s = shoup_pre(psi, q);
         // psi^j for j < P by successive products; psi^-j = -psi^(P - j) since psi^P = -1.
         let mut pw = vec![1u64; len];
         for j in 1..len {
-            pw[j] = mul_mod(pw[j - 1], psi, q);
+            let r = shoup_mul(pw[j - 1], psi, psi_s, q);
+            pw[j] = r.min(r.wrapping_sub(q));
         }
         let z: Vec<u64> = (0..len).map(|k| pw[brv(k, bits)]).collect();
         let zi: Vec<u64> = (0..len)
@@ -88,8 +110,8 @@ impl NttTables {
             })
             .collect();
         debug_assert!(z.iter().zip(&zi).all(|(&w, &wi)| mul_mod(w, wi, q) == 1));
-        let zs = z.iter().map(|&w| shoup_pre(w, q)).collect();
-        let zis = zi.iter().map(|&w| shoup_pre(w, q)).collect();
+        let zs: Vec<u64> = z.iter().map(|&w| pre(w)).collect();
+        let zis: Vec<u64> = zi.iter().map(|&w| pre(w)).collect();
         let scale = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 64, q), q);
         let scale52 = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 52, q), q);
         let last = |s: u64, k: usize| {
@@ -100,10 +122,19 @@ impl NttTables {
             [last(scale, 0), last(scale, 1)],
             [last(scale52, 0), last(scale52, 1)],
         ];
+        // floor(w 2^52 / q) = floor(floor(w 2^64 / q) / 2^12); only IFMA CPUs read them.
+        let (zs52, zis52) = if super::ifma_available() {
+            (
+                zs.iter().map(|&c| c >> 12).collect(),
+                zis.iter().map(|&c| c >> 12).collect(),
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Self {
             last52,
-            zs52: z.iter().map(|&w| shoup_pre52(w, q)).collect(),
-            zis52: zi.iter().map(|&w| shoup_pre52(w, q)).collect(),
+            zs52,
+            zis52,
             scale_s: shoup_pre(scale, q),
             prime,
             len,
@@ -125,10 +156,21 @@ pub fn forward_portable(a: &mut [u64], t: &NttTables, nega: bool) {
     let mut blocks = 1;
     let mut half = n / 2;
     while half >= 1 {
-        for b in 0..blocks {
-            let k = if nega { blocks + b } else { b };
-            let (w, ws) = (t.z[k], t.zs[k]);
-            let (lo, hi) = a[2 * b * half..2 * (b + 1) * half].split_at_mut(half);
+        // Block b's twiddle is z[k0 + b]: k0 = blocks (nega-cyclic) or 0 (cyclic).
+        let k0 = if nega { blocks } else { 0 };
+        let tw = t.z[k0..k0 + blocks].iter().zip(&t.zs[k0..k0 + blocks]);
+        if half == 1 {
+            // The last level: one butterfly per block, on adjacent entries.
+            for (pair, (&w, &ws)) in a.chunks_exact_mut(2).zip(tw) {
+                let u = pair[0].min(pair[0].wrapping_sub(q2));
+                let v = shoup_mul(pair[1], w, ws, q);
+                pair[0] = u + v;
+                pair[1] = u + q2 - v;
+            }
+            break;
+        }
+        for (block, (&w, &ws)) in a.chunks_exact_mut(2 * half).zip(tw) {
+            let (lo, hi) = block.split_at_mut(half);
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
                 let u = (*x).min(x.wrapping_sub(q2)); // u mod 2q, branch-free
                 let v = shoup_mul(*y, w, ws, q);
@@ -150,10 +192,22 @@ pub fn inverse_portable(a: &mut [u64], t: &NttTables, nega: bool) {
     let mut blocks = n / 2;
     let mut half = 1;
     while blocks >= 1 {
-        for b in 0..blocks {
-            let k = if nega { blocks + b } else { b };
-            let (w, ws) = (t.zi[k], t.zis[k]);
-            let (lo, hi) = a[2 * b * half..2 * (b + 1) * half].split_at_mut(half);
+        let k0 = if nega { blocks } else { 0 };
+        let tw = t.zi[k0..k0 + blocks].iter().zip(&t.zis[k0..k0 + blocks]);
+        if half == 1 {
+            // The first level: one butterfly per block, on adjacent entries.
+            for (pair, (&w, &ws)) in a.chunks_exact_mut(2).zip(tw) {
+                let (u, v) = (pair[0], pair[1]);
+                let s = u + v;
+                pair[0] = s.min(s.wrapping_sub(q2));
+                pair[1] = shoup_mul(u + q2 - v, w, ws, q);
+            }
+            blocks /= 2;
+            half *= 2;
+            continue;
+        }
+        for (block, (&w, &ws)) in a.chunks_exact_mut(2 * half).zip(tw) {
+            let (lo, hi) = block.split_at_mut(half);
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
                 let (u, v) = (*x, *y);
                 let s = u + v;

@@ -32,8 +32,9 @@ const PARALLEL_LEN: usize = 4096;
 /// whose tables then hold about 40 MiB; longer ones are built per product in O(L).
 const CACHE_MAX_LEN: usize = 1 << 17;
 
-/// The tables of the three primes at length `len`, built on first use.
-fn tables(len: usize) -> Arc<[NttTables; 3]> {
+/// The tables of the three primes at length `len`, built on first use (shared with
+/// [`super::ntt64`], whose transforms have the same lengths).
+pub(crate) fn tables(len: usize) -> Arc<[NttTables; 3]> {
     if len > CACHE_MAX_LEN {
         return Arc::new([0, 1, 2].map(|which| NttTables::new(which, len)));
     }

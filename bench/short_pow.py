@@ -1,0 +1,136 @@
+"""Which kernel a short exponentiation should run on: one-shot ``FastModulus(n).pow(b, e)``
+(setup included) on the word-level kernel, on ``ntt64`` and on ``fmlm3``, in one process.
+
+The kernel is forced through the threshold table (word: every cut out of reach; ntt64:
+``spectral_pow_bits = ntt64_pow_bits = 2``; fmlm3: the ``pow_kernel`` query builds it, inside
+the timed region, before the call). Each round draws a new modulus, so every call pays its
+setup; the process is warm after the first round.
+Ratios are ntt64/word and fmlm3/word per round, then their median: below 1 the spectral
+kernel wins. These are the measurements behind ``ntt64_pow_bits`` in
+``crates/montlab-core/src/thresholds/generic.toml``.
+
+    .venv/bin/python bench/short_pow.py --json docs/short-pow.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from montlab import _native
+
+SIZES = [4096, 8192, 11584, 16384, 20127, 32768, 32769, 40960, 49152, 65536, 131072]
+EXPONENTS = {"65537": 65537, "32-bit": (1 << 32) - 5, "64-bit": (1 << 64) - 59}
+NEVER = 2**63
+TABLES = {
+    "word": f"spectral_mul_bits = {NEVER}\nspectral_pow_bits = {NEVER}\n",
+    "ntt64": "spectral_mul_bits = 2\nspectral_pow_bits = 2\nntt64_pow_bits = 2\n",
+    "fmlm3": f"spectral_mul_bits = 2\nspectral_pow_bits = 2\nntt64_pow_bits = {NEVER}\n",
+}
+
+
+def one_shot(table: str, n: int, b: int, e: int) -> tuple[float, str]:
+    """Seconds for FastModulus(n) plus one pow (and, for fmlm3, its build), and the kernel."""
+    _native.set_thresholds(TABLES[table])
+    try:
+        t = time.perf_counter()
+        m = _native.FastModulus(n)
+        if table == "fmlm3":
+            kernel = m.pow_kernel  # builds fmlm3: part of the one-shot cost
+        else:
+            kernel = m.pow_kernel_for(e)
+        got = m.pow(b, e)
+        dt = time.perf_counter() - t
+    finally:
+        _native.set_thresholds(None)
+    assert got == pow(b, e, n), f"{table}: wrong result at {n.bit_length()} bits"
+    return dt, kernel
+
+
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for ename in EXPONENTS:
+        sub = [r for r in rows if r["exponent"] == ename]
+        bits = [r["bits"] for r in sub]
+        for k in ("ntt64", "fmlm3"):
+            ax.semilogx(
+                bits, [r[f"{k}_over_word"] for r in sub], marker="o", label=f"{k}, e {ename}"
+            )
+    ax.axhline(1.0, color="grey", lw=0.8)
+    ax.set_xlabel("bits of N")
+    ax.set_ylabel("one-shot pow / word-level (below 1: faster)")
+    ax.legend(fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    rows: list[dict[str, Any]] = []
+    print(
+        f"{'bits':>6} {'e':>8} {'word':>10} {'ntt64':>10} {'fmlm3':>10} {'ntt64/w':>8} {'fmlm3/w':>8}"
+    )
+    for bits in SIZES:
+        for ename, e in EXPONENTS.items():
+            times: dict[str, list[float]] = {k: [] for k in TABLES}
+            kernels: dict[str, str] = {}
+            for _ in range(args.rounds):
+                n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
+                b = rng.randrange(n)
+                for table in TABLES:
+                    dt, kernels[table] = one_shot(table, n, b, e)
+                    times[table].append(dt)
+            assert kernels == {"word": "word", "ntt64": "ntt64", "fmlm3": "spectral"}, kernels
+            row: dict[str, Any] = {"bits": bits, "exponent": ename}
+            for k, ts in times.items():
+                row[f"{k}_s"] = statistics.median(ts)
+            for k in ("ntt64", "fmlm3"):
+                row[f"{k}_over_word"] = statistics.median(
+                    a / w for a, w in zip(times[k], times["word"], strict=True)
+                )
+            rows.append(row)
+            print(
+                f"{bits:>6} {ename:>8} {row['word_s'] * 1e3:>8.2f}ms {row['ntt64_s'] * 1e3:>8.2f}ms"
+                f" {row['fmlm3_s'] * 1e3:>8.2f}ms {row['ntt64_over_word']:>8.2f}"
+                f" {row['fmlm3_over_word']:>8.2f}",
+                flush=True,
+            )
+    if args.json:
+        from montlab.hw.sweep import git_commit
+
+        args.json.write_text(
+            json.dumps(
+                {
+                    "command": " ".join(["python", "bench/short_pow.py", *sys.argv[1:]]),
+                    "commit": git_commit(),
+                    "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+                    "ifma": _native.IFMA,
+                    "rounds": args.rounds,
+                    "rows": rows,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+        plot(rows, args.json.with_suffix(".png"))
+
+
+if __name__ == "__main__":
+    main()

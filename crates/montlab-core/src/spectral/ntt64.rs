@@ -1,0 +1,587 @@
+//! `ntt64`: Montgomery multiplication with R = 2^l and NTT products, the software form of
+//! NTT64's Algorithm 1.
+//!
+//! Citation: NTT64 paper, Algorithm 1 (corrected statement, SPEC §4.3): Montgomery's REDC with
+//! R a power of two, N' = -N^-1 mod R, and each of its three products (T = x y, m = T N' mod R,
+//! m N) computed by NTT. Software organisation (not the hardware's single prime
+//! p = 2^64 - 2^32 + 1 with zero-padded b-bit samples): the products run on the three 50-bit
+//! primes and Garner read-out of [`super::fmlm3`], without zero-padding. A product below
+//! 2^(2l) - 1 is read from its cyclic (mod 2^l - 1) and nega-cyclic (mod 2^l + 1) halves and
+//! the CRT T = d + (2^l + 1) ((c - d) / 2 mod 2^l - 1). The third product is needed only
+//! modulo 2^l - 1, because the low half of T + m N is known (the wrap-around of GMP's
+//! `mpn_redc_n`): with m N = H 2^l + L, L = -T_lo mod 2^l and H = (m N - L) mod 2^l - 1.
+//!
+//! Why beside `fmlm3`: the setup is 2-adic. N' comes from Newton-Hensel lifting
+//! ([`crate::inverse::inverse_mod_pow2`], O(M(l))), where fmlm3's R = 2^l + 1 needs a modular
+//! inverse by half-gcd (O(M(l) log l): 0.8 s at 2^20 bits, far more than a short
+//! exponentiation). A product costs more transforms than fmlm3's (10 against 7), so
+//! [`crate::FastModulus`] runs only short exponents on it, while fmlm3 is not built.
+//!
+//! Ranges: N odd, 1 < N < 2^l with l = 64 P, P the least power of two >= s limbs (P >= 2,
+//! at most [`super::MAX_TRANSFORM_LEN`]); inputs x, y < N; output x y R^-1 mod N, fully
+//! reduced (t = T_hi + H + [T_lo != 0] < 2N, one subtraction). Word size 64, radix 2^64.
+//! Transforms per operation (each a length-P transform for the three primes): squaring 10
+//! (x forward in both rings 2, T back 2, T_lo forward 2, m back 2, m forward 1, m N back 1);
+//! product with a prepared right operand 10, unprepared 12; `from_mont` 6. From P = 1024 the
+//! six (ring, prime) transforms of a step run on rayon's pool.
+//!
+//! Left out: constant time (carry loops and the final subtraction branch on data); the
+//! shorter product with a prepared y N' mod R; the hardware's b-bit samples and schedule
+//! (`rtl/ntt64`).
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::crt::{add_small, sub_small, Crt};
+use super::ntt::NttTables;
+use super::{forward, inverse, MAX_TRANSFORM_LEN};
+use crate::bigarith;
+use crate::limb::{self, Limb};
+use crate::params::OddModulus;
+use crate::pow::MontKernel;
+
+/// From this transform length the six (ring, prime) transforms of a step run in parallel.
+const PARALLEL_LEN: usize = 1024;
+
+/// Per-modulus precomputation of the `ntt64` kernel.
+#[derive(Clone, Debug)]
+pub struct Ntt64Params {
+    /// N padded to `p` limbs.
+    n_pad: Vec<Limb>,
+    s: usize,
+    p: usize,
+    tables: Arc<[NttTables; 3]>,
+    crt: Crt,
+    /// Cyclic transform of N; cyclic and nega-cyclic transforms of N' (3 P residues each).
+    n_cyc: Vec<u64>,
+    np_cyc: Vec<u64>,
+    np_nega: Vec<u64>,
+    /// R^2 mod N, prepared; R mod N as `s` limbs.
+    r2: Ntt64Elem,
+    r_mod_n: Vec<Limb>,
+}
+
+/// An element: `p` limbs, with its cyclic and nega-cyclic transforms once prepared.
+#[derive(Clone, Debug)]
+pub struct Ntt64Elem {
+    limbs: Vec<Limb>,
+    cyc: Vec<u64>,
+    nega: Vec<u64>,
+}
+
+/// Working memory of one thread.
+#[derive(Debug)]
+pub struct Ntt64Scratch {
+    /// Residue buffers of the cyclic and nega-cyclic halves (3 P each).
+    c: Vec<u64>,
+    n: Vec<u64>,
+    /// The operand's transforms when it is not prepared.
+    xc: Vec<u64>,
+    xn: Vec<u64>,
+    /// Limb buffers (P each): T_lo, T_hi, m, and m's high half, then H.
+    lo: Vec<Limb>,
+    hi: Vec<Limb>,
+    m: Vec<Limb>,
+    u: Vec<Limb>,
+}
+
+/// The left factor of one (ring, prime) slice: limbs to load and transform, or a spectrum.
+#[derive(Clone, Copy)]
+enum Left<'a> {
+    Limbs(&'a [Limb]),
+    Spectrum(&'a [u64]),
+}
+
+/// What a slice does after its left factor is in the transform domain.
+#[derive(Clone, Copy)]
+enum Right<'a> {
+    /// Nothing: the forward transform is the result.
+    Keep,
+    /// Square position-wise, then transform back.
+    Square,
+    /// Multiply position-wise by this spectrum, then transform back.
+    By(&'a [u64]),
+}
+
+impl<'a> Left<'a> {
+    /// Prime `j`'s share (a spectrum holds P residues per prime).
+    fn part(self, j: usize, p: usize) -> Self {
+        match self {
+            Left::Spectrum(s) => Left::Spectrum(&s[j * p..(j + 1) * p]),
+            l @ Left::Limbs(_) => l,
+        }
+    }
+}
+
+impl<'a> Right<'a> {
+    /// Prime `j`'s share.
+    fn part(self, j: usize, p: usize) -> Self {
+        match self {
+            Right::By(s) => Right::By(&s[j * p..(j + 1) * p]),
+            r => r,
+        }
+    }
+}
+
+impl Ntt64Params {
+    /// Precomputes the kernel for `modulus`: transform length P, the least power of two
+    /// (at least 2) with 64 P >= bitlen(N). `None` above 2^22 bits.
+    ///
+    /// Cost: N' by Newton-Hensel lifting, R^2 mod N by one reciprocal ([`bigarith::pow2_rem`],
+    /// Newton from 2^17 bits), 5 transforms, and one `from_mont` for R mod N.
+    #[must_use]
+    pub fn new(modulus: &OddModulus) -> Option<Self> {
+        let s = modulus.limbs();
+        let p = s.next_power_of_two().max(2);
+        if p > MAX_TRANSFORM_LEN {
+            return None;
+        }
+        let n = modulus.as_limbs().to_vec();
+        let mut n_pad = n.clone();
+        n_pad.resize(p, 0);
+        // N' = -N^-1 mod 2^l.
+        let mut np = crate::inverse::inverse_mod_pow2(&n, p);
+        let mut neg = vec![0; p];
+        limb::sub_assign(&mut neg, &np);
+        np = neg;
+        let mut r2 = bigarith::pow2_rem(128 * p as u64, &bigarith::from_limbs(&n)).to_u64_digits();
+        r2.resize(p, 0);
+
+        let tables = super::product::tables(p);
+        let mut params = Self {
+            n_pad,
+            s,
+            p,
+            tables,
+            crt: Crt::new(),
+            n_cyc: vec![0; 3 * p],
+            np_cyc: vec![0; 3 * p],
+            np_nega: vec![0; 3 * p],
+            r2: Ntt64Elem {
+                limbs: r2,
+                cyc: Vec::new(),
+                nega: Vec::new(),
+            },
+            r_mod_n: Vec::new(),
+        };
+        let (mut n_cyc, mut np_cyc, mut np_nega) = (vec![0; 3 * p], vec![0; 3 * p], vec![0; 3 * p]);
+        params.run(
+            &mut n_cyc,
+            None,
+            Left::Limbs(&params.n_pad),
+            None,
+            Right::Keep,
+        );
+        params.spectra(&np, &mut np_cyc, &mut np_nega);
+        (params.n_cyc, params.np_cyc, params.np_nega) = (n_cyc, np_cyc, np_nega);
+        let mut sc = params.scratch();
+        let mut r2 = params.r2.clone();
+        params.prepare_elem(&mut r2);
+        params.r_mod_n = params.from_mont(&r2, &mut sc);
+        params.r2 = r2;
+        Some(params)
+    }
+
+    /// Transform length P.
+    #[must_use]
+    pub fn transform_len(&self) -> usize {
+        self.p
+    }
+
+    /// l = 64 P: the Montgomery constant is R = 2^l.
+    #[must_use]
+    pub fn l_bits(&self) -> u64 {
+        64 * self.p as u64
+    }
+
+    /// One (ring, prime) slice: `out` = the transform of `left`, then `right` applied.
+    fn slice(&self, j: usize, nega: bool, left: Left<'_>, right: Right<'_>, out: &mut [u64]) {
+        let t = &self.tables[j];
+        let pr = &t.prime;
+        match left {
+            Left::Limbs(x) => {
+                for (d, &v) in out.iter_mut().zip(x) {
+                    *d = pr.reduce_lazy(v); // [0, 2q), within the forward's [0, 4q)
+                }
+                forward(out, t, nega);
+            }
+            Left::Spectrum(sp) => out.copy_from_slice(sp),
+        }
+        match right {
+            Right::Keep => return,
+            Right::Square => out.iter_mut().for_each(|x| *x = pr.mont_mul(*x, *x)),
+            Right::By(b) => {
+                for (x, &y) in out.iter_mut().zip(b) {
+                    *x = pr.mont_mul(*x, y);
+                }
+            }
+        }
+        // Montgomery products leave 2^-64; the inverse's P^-1 2^64 undoes it.
+        inverse(out, t, nega);
+    }
+
+    /// Runs the slices of the cyclic half into `cyc` and, with `nega`, of the nega-cyclic
+    /// half (3 P residues each). `left_n` / `right_n` default to `left` / `right` for Limbs
+    /// and Square; spectra are per ring.
+    fn run(
+        &self,
+        cyc: &mut [u64],
+        nega: Option<&mut [u64]>,
+        left: Left<'_>,
+        left_n: Option<Left<'_>>,
+        right: Right<'_>,
+    ) {
+        self.run2(cyc, nega, (left, left_n.unwrap_or(left)), (right, right));
+    }
+
+    /// As [`Self::run`] with each ring's factors given.
+    fn run2(
+        &self,
+        cyc: &mut [u64],
+        nega: Option<&mut [u64]>,
+        (lc, ln): (Left<'_>, Left<'_>),
+        (rc, rn): (Right<'_>, Right<'_>),
+    ) {
+        let p = self.p;
+        let mut jobs: Vec<(usize, bool, &mut [u64])> = cyc
+            .chunks_exact_mut(p)
+            .enumerate()
+            .map(|(j, c)| (j, false, c))
+            .collect();
+        if let Some(nega) = nega {
+            jobs.extend(
+                nega.chunks_exact_mut(p)
+                    .enumerate()
+                    .map(|(j, c)| (j, true, c)),
+            );
+        }
+        let work = |(j, ng, out): (usize, bool, &mut [u64])| {
+            let (l, r) = if ng { (ln, rn) } else { (lc, rc) };
+            self.slice(j, ng, l.part(j, p), r.part(j, p), out);
+        };
+        if p >= PARALLEL_LEN {
+            jobs.into_par_iter().for_each(work);
+        } else {
+            jobs.into_iter().for_each(work);
+        }
+    }
+
+    /// Keeps the cyclic and nega-cyclic transforms of `b` in it.
+    fn prepare_elem(&self, b: &mut Ntt64Elem) {
+        if b.cyc.is_empty() {
+            let (mut c, mut n) = (vec![0; 3 * self.p], vec![0; 3 * self.p]);
+            self.spectra(&b.limbs, &mut c, &mut n);
+            (b.cyc, b.nega) = (c, n);
+        }
+    }
+
+    /// The cyclic and nega-cyclic transforms of `x` (P limbs).
+    fn spectra(&self, x: &[Limb], c: &mut [u64], n: &mut [u64]) {
+        self.run(c, Some(n), Left::Limbs(x), None, Right::Keep);
+    }
+
+    /// From the inverse-transformed halves of a product T < 2^(2l) - 1 (buffers `c`, `n`,
+    /// overwritten), its low and high halves: `lo` = T mod 2^l, `hi` = T div 2^l.
+    fn read_full(&self, c: &mut [u64], n: &mut [u64], lo: &mut [Limb], hi: &mut [Limb]) {
+        // hi = c = T mod 2^l - 1 in [0, 2^l - 1); lo = d = T mod 2^l + 1 in [0, 2^l] (top flag).
+        let top = if self.p >= PARALLEL_LEN {
+            rayon::join(
+                || self.crt.collect_cyc(c, hi),
+                || self.crt.collect_nega(n, lo),
+            )
+            .1
+        } else {
+            self.crt.collect_cyc(c, hi);
+            self.crt.collect_nega(n, lo)
+        };
+        // d mod 2^l - 1: 2^l is 1; 2^l - 1 (all ones) is 0.
+        let d_is_ones = !top && lo.iter().all(|&w| w == u64::MAX);
+        // k = (c - d) mod 2^l - 1, into hi.
+        let borrow = if top {
+            sub_small(hi, 1)
+        } else if d_is_ones {
+            false
+        } else {
+            limb::sub_assign(hi, lo) == 1
+        };
+        if borrow {
+            // The limbs hold c - d + 2^l; c - d + 2^l - 1 >= 0 needs one more unit off.
+            sub_small(hi, 1);
+        }
+        // k / 2 mod 2^l - 1: an odd k becomes (k + 2^l - 1) / 2 = (k >> 1) + 2^(l - 1).
+        let odd = hi[0] & 1;
+        halve(hi, odd);
+        // T = d + (2^l + 1) k: lo = (d + k) mod 2^l, hi = k + carry.
+        let carry = add_assign(lo, hi) || top;
+        if carry {
+            add_small(hi, 1);
+        }
+    }
+
+    /// The kernel: `out` (`p` limbs) = x y R^-1 mod N, fully reduced; `y = None` squares.
+    fn mont_core(
+        &self,
+        x: &Ntt64Elem,
+        y: Option<&Ntt64Elem>,
+        out: &mut [Limb],
+        sc: &mut Ntt64Scratch,
+    ) {
+        // T = x y, both halves; operands not prepared are transformed here.
+        if x.cyc.is_empty() {
+            self.spectra(&x.limbs, &mut sc.xc, &mut sc.xn);
+        }
+        let (xc, xn): (&[u64], &[u64]) = if x.cyc.is_empty() {
+            (&sc.xc, &sc.xn)
+        } else {
+            (&x.cyc, &x.nega)
+        };
+        let fresh_y;
+        let right = match y {
+            None => (Right::Square, Right::Square),
+            Some(y) if !y.cyc.is_empty() => (Right::By(&y.cyc), Right::By(&y.nega)),
+            Some(y) => {
+                let mut y = y.clone();
+                self.prepare_elem(&mut y);
+                fresh_y = y;
+                (Right::By(&fresh_y.cyc), Right::By(&fresh_y.nega))
+            }
+        };
+        self.run2(
+            &mut sc.c,
+            Some(&mut sc.n),
+            (Left::Spectrum(xc), Left::Spectrum(xn)),
+            right,
+        );
+        self.read_full(&mut sc.c, &mut sc.n, &mut sc.lo, &mut sc.hi);
+        self.reduce(out, sc);
+    }
+
+    /// REDC of T = `sc.hi` 2^l + `sc.lo` (`hi` < N, so T < N 2^l): `out` = T R^-1 mod N.
+    fn reduce(&self, out: &mut [Limb], sc: &mut Ntt64Scratch) {
+        let Ntt64Scratch {
+            c, n, lo, hi, m, u, ..
+        } = sc;
+        // m = T_lo N' mod 2^l (the low half of a full product).
+        self.run2(
+            c,
+            Some(n),
+            (Left::Limbs(lo), Left::Limbs(lo)),
+            (Right::By(&self.np_cyc), Right::By(&self.np_nega)),
+        );
+        self.read_full(c, n, m, u);
+        // U = m N mod 2^l - 1.
+        self.run(c, None, Left::Limbs(m), None, Right::By(&self.n_cyc));
+        self.crt.collect_cyc(c, u);
+        // H = (U - L) mod 2^l - 1 with L = m N mod 2^l = -T_lo mod 2^l; t = T_hi + H + [T_lo != 0].
+        let lo_nonzero = lo.iter().any(|&w| w != 0);
+        // With T_lo != 0: U - (2^l - T_lo) = U + T_lo - 1 (mod 2^l - 1, where 2^l = 1), and a
+        // carry out of U + T_lo is that 2^l, which already pays the - 1.
+        if lo_nonzero && !add_assign(u, lo) {
+            sub_small(u, 1); // U + T_lo >= 1
+        }
+        // u in [0, 2^l); 2^l - 1 stands for 0 (H < N < 2^l - 1).
+        if u.iter().all(|&w| w == u64::MAX) {
+            u.fill(0);
+        }
+        out.copy_from_slice(hi);
+        let c1 = add_assign(out, u);
+        let c2 = lo_nonzero && add_small(out, 1);
+        // t < 2N: one subtraction.
+        if c1 || c2 || limb::cmp(out, &self.n_pad).is_ge() {
+            let borrow = limb::sub_assign(out, &self.n_pad);
+            debug_assert_eq!(borrow == 1, c1 || c2, "ntt64: t >= 2N");
+        }
+        debug_assert!(limb::cmp(out, &self.n_pad).is_lt(), "ntt64: not reduced");
+    }
+}
+
+/// `a += b` (equal lengths), returning the carry out.
+fn add_assign(a: &mut [Limb], b: &[Limb]) -> bool {
+    let mut carry = false;
+    for (x, &y) in a.iter_mut().zip(b) {
+        let (s, c1) = x.overflowing_add(y);
+        let (s, c2) = s.overflowing_add(u64::from(carry));
+        *x = s;
+        carry = c1 || c2;
+    }
+    carry
+}
+
+/// `a = (a >> 1) | (top << (64 len - 1))`.
+fn halve(a: &mut [Limb], top: u64) {
+    let len = a.len();
+    for i in 0..len {
+        let next = if i + 1 < len { a[i + 1] } else { top };
+        a[i] = (a[i] >> 1) | (next << 63);
+    }
+}
+
+impl MontKernel for Ntt64Params {
+    type Elem = Ntt64Elem;
+    type Scratch = Ntt64Scratch;
+
+    fn scratch(&self) -> Ntt64Scratch {
+        let r = || vec![0u64; 3 * self.p];
+        Ntt64Scratch {
+            c: r(),
+            n: r(),
+            xc: r(),
+            xn: r(),
+            lo: vec![0; self.p],
+            hi: vec![0; self.p],
+            m: vec![0; self.p],
+            u: vec![0; self.p],
+        }
+    }
+
+    fn one(&self) -> Ntt64Elem {
+        self.wrap(&self.r_mod_n)
+    }
+
+    fn to_mont(&self, x: &[Limb], sc: &mut Ntt64Scratch) -> Ntt64Elem {
+        let x = self.wrap(x);
+        let mut out = x.clone();
+        self.mont_core(&x, Some(&self.r2), &mut out.limbs, sc);
+        out
+    }
+
+    fn from_mont(&self, a: &Ntt64Elem, sc: &mut Ntt64Scratch) -> Vec<Limb> {
+        // T = a: T_lo = a, T_hi = 0.
+        sc.lo.copy_from_slice(&a.limbs);
+        sc.hi.fill(0);
+        let mut out = vec![0; self.p];
+        self.reduce(&mut out, sc);
+        out.truncate(self.s);
+        out
+    }
+
+    fn mul(&self, a: &Ntt64Elem, b: &Ntt64Elem, out: &mut Ntt64Elem, sc: &mut Ntt64Scratch) {
+        out.limbs.resize(self.p, 0);
+        out.cyc.clear();
+        out.nega.clear();
+        self.mont_core(a, Some(b), &mut out.limbs, sc);
+    }
+
+    fn sqr(&self, a: &Ntt64Elem, out: &mut Ntt64Elem, sc: &mut Ntt64Scratch) {
+        out.limbs.resize(self.p, 0);
+        out.cyc.clear();
+        out.nega.clear();
+        self.mont_core(a, None, &mut out.limbs, sc);
+    }
+
+    /// Keeps the cyclic and nega-cyclic transforms of `b` (2 fewer transforms per product).
+    fn prepare(&self, b: &mut Ntt64Elem, _sc: &mut Ntt64Scratch) {
+        self.prepare_elem(b);
+    }
+
+    fn limbs(&self) -> usize {
+        self.s
+    }
+
+    fn wrap(&self, x: &[Limb]) -> Ntt64Elem {
+        let mut limbs = x.to_vec();
+        limbs.resize(self.p, 0);
+        Ntt64Elem {
+            limbs,
+            cyc: Vec::new(),
+            nega: Vec::new(),
+        }
+    }
+
+    fn unwrap(&self, a: &Ntt64Elem) -> Vec<Limb> {
+        a.limbs[..self.s].to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pow::window;
+    use num_bigint::BigUint;
+
+    fn big(l: &[u64]) -> BigUint {
+        bigarith::from_limbs(l)
+    }
+
+    /// Montgomery products, squarings, conversions and exponentiations against num-bigint.
+    fn check(n: &[u64], xs: &[Vec<u64>]) {
+        let m = OddModulus::new(n).unwrap();
+        let k = Ntt64Params::new(&m).unwrap();
+        let nb = big(n);
+        let r = BigUint::from(1u8) << k.l_bits();
+        let r_inv = r.modinv(&nb).unwrap();
+        let mut sc = k.scratch();
+        let one = k.one();
+        assert_eq!(big(&k.unwrap(&one)), &r % &nb, "R mod N");
+        for x in xs {
+            let x: Vec<u64> = x
+                .iter()
+                .copied()
+                .chain(core::iter::repeat(0))
+                .take(k.s)
+                .collect();
+            let xb = big(&x);
+            let (xw, mut out) = (k.wrap(&x), k.wrap(&x));
+            k.sqr(&xw, &mut out, &mut sc);
+            assert_eq!(big(&k.unwrap(&out)), &xb * &xb * &r_inv % &nb, "sqr");
+            for y in xs {
+                let y: Vec<u64> = y
+                    .iter()
+                    .copied()
+                    .chain(core::iter::repeat(0))
+                    .take(k.s)
+                    .collect();
+                let want = &xb * big(&y) * &r_inv % &nb;
+                let mut yw = k.wrap(&y);
+                k.mul(&xw, &yw, &mut out, &mut sc);
+                assert_eq!(big(&k.unwrap(&out)), want, "mul");
+                k.prepare(&mut yw, &mut sc);
+                k.mul(&xw, &yw, &mut out, &mut sc);
+                assert_eq!(big(&k.unwrap(&out)), want, "mul, prepared");
+            }
+            let xm = k.to_mont(&x, &mut sc);
+            assert_eq!(big(&k.unwrap(&xm)), &xb * &r % &nb, "to_mont");
+            assert_eq!(k.from_mont(&xm, &mut sc), x, "from_mont");
+            let e = [0x1_0001u64, 0xdead_beef_0000_0001];
+            assert_eq!(
+                big(&window::pow_vartime_with(&k, &x, &e)),
+                xb.modpow(&big(&e), &nb),
+                "pow"
+            );
+        }
+    }
+
+    #[test]
+    fn products_and_powers_equal_num_bigint() {
+        let mut next = bigarith::tests::rng(0x6464);
+        // Sizes: the smallest (1 limb, P = 2), odd limb counts, just above a power of two,
+        // and P = 1024 and 2048 (the parallel path).
+        for s in [1usize, 2, 3, 5, 8, 9, 33, 1000, 1025] {
+            let mut n: Vec<u64> = (0..s).map(|_| next()).collect();
+            n[0] |= 1;
+            n[s - 1] |= 1 << 63;
+            let mut x: Vec<u64> = (0..s).map(|_| next()).collect();
+            x[s - 1] >>= 1;
+            let mut nm1 = n.clone();
+            nm1[0] -= 1;
+            let mut sparse = vec![0u64; s];
+            sparse[0] = 1;
+            sparse[s - 1] |= 1 << 62;
+            let xs = [x, nm1, vec![0], vec![1], sparse];
+            check(&n, &xs[..if s > 100 { 3 } else { 5 }]);
+        }
+        // Structured moduli: all ones (N = 2^l - 1 for P = s), 2^k + 1, 3, small in a
+        // long transform (s = 3 limbs, P = 4).
+        for n in [
+            vec![u64::MAX; 4],
+            vec![1, 0, 0, 1 << 20],
+            vec![3],
+            vec![0xffff_ffff_ffff_ffc5, 1, 1],
+        ] {
+            let mut nm1 = n.clone();
+            nm1[0] -= 1;
+            check(&n, &[nm1, vec![2], vec![0, 1]]);
+        }
+    }
+}
