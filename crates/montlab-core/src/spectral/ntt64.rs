@@ -29,7 +29,7 @@
 //! shorter product with a prepared y N' mod R; the hardware's b-bit samples and schedule
 //! (`rtl/ntt64`).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -57,9 +57,10 @@ pub struct Ntt64Params {
     n_cyc: Vec<u64>,
     np_cyc: Vec<u64>,
     np_nega: Vec<u64>,
-    /// R^2 mod N, prepared; R mod N as `s` limbs.
+    /// R^2 mod N, prepared; R mod N as `s` limbs, built on first use (an exponentiation reads
+    /// it only for a zero exponent, which returns before).
     r2: Ntt64Elem,
-    r_mod_n: Vec<Limb>,
+    r_mod_n: OnceLock<Vec<Limb>>,
 }
 
 /// An element: `p` limbs, with its cyclic and nega-cyclic transforms once prepared.
@@ -129,7 +130,7 @@ impl Ntt64Params {
     /// (at least 2) with 64 P >= bitlen(N). `None` above 2^22 bits.
     ///
     /// Cost: N' by Newton-Hensel lifting, R^2 mod N by one reciprocal ([`bigarith::pow2_rem`],
-    /// Newton from 2^17 bits), 5 transforms, and one `from_mont` for R mod N.
+    /// Newton from 2^17 bits), and 5 transforms.
     #[must_use]
     pub fn new(modulus: &OddModulus) -> Option<Self> {
         let s = modulus.limbs();
@@ -163,7 +164,7 @@ impl Ntt64Params {
                 cyc: Vec::new(),
                 nega: Vec::new(),
             },
-            r_mod_n: Vec::new(),
+            r_mod_n: OnceLock::new(),
         };
         let (mut n_cyc, mut np_cyc, mut np_nega) = (vec![0; 3 * p], vec![0; 3 * p], vec![0; 3 * p]);
         params.run(
@@ -175,10 +176,8 @@ impl Ntt64Params {
         );
         params.spectra(&np, &mut np_cyc, &mut np_nega);
         (params.n_cyc, params.np_cyc, params.np_nega) = (n_cyc, np_cyc, np_nega);
-        let mut sc = params.scratch();
         let mut r2 = params.r2.clone();
         params.prepare_elem(&mut r2);
-        params.r_mod_n = params.from_mont(&r2, &mut sc);
         params.r2 = r2;
         Some(params)
     }
@@ -436,7 +435,10 @@ impl MontKernel for Ntt64Params {
     }
 
     fn one(&self) -> Ntt64Elem {
-        self.wrap(&self.r_mod_n)
+        let r = self
+            .r_mod_n
+            .get_or_init(|| self.from_mont(&self.r2, &mut self.scratch()));
+        self.wrap(r)
     }
 
     fn to_mont(&self, x: &[Limb], sc: &mut Ntt64Scratch) -> Ntt64Elem {
