@@ -85,16 +85,19 @@ class FastModulus:
         """Kernel of mul, sqr and mul_many: "word" or "spectral"."""
     @property
     def pow_kernel(self) -> str:
-        """Kernel of pow and pow_many for long exponents: "word" or "spectral"."""
+        """Kernel of pow and pow_many for long exponents: "word", "spectral", or "ntt64" (a
+        modulus without a spectral kernel). Builds the spectral setup, after which short
+        exponents run on it too."""
     def pow_kernel_for(self, exp: SupportsIndex) -> str:
-        """Kernel pow(x, exp) runs on: "word", "spectral", or "ntt64" (a short exponent at a
-        spectral size while the spectral setup is not built)."""
+        """Kernel the next pow(x, exp) runs on: "word", "spectral", or "ntt64" (a short
+        exponent at a spectral size while the spectral setup is not built). Builds nothing."""
     @property
     def thresholds(self) -> dict[str, int]:
         """The threshold table this modulus dispatches with."""
     @property
     def transform_len(self) -> int | None:
-        """Transform length P of the spectral kernel (R = 2^(64 P) + 1), or None."""
+        """Transform length P of the spectral kernel (R = 2^(64 P) + 1), or None. Builds the
+        spectral setup, after which short exponents run on it too."""
     def mul(self, x: SupportsIndex, y: SupportsIndex) -> int:
         """x * y mod N, for 0 <= x, y < N."""
     def sqr(self, x: SupportsIndex) -> int:

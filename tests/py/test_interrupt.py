@@ -17,4 +17,9 @@ LIMIT_S = 0.5
 def test_sigint_ends_long_call(name: str) -> None:
     latency = sigint.latency(name)
     print(f"{name}: KeyboardInterrupt {latency * 1e3:.1f} ms after SIGINT")
+    if latency >= LIMIT_S:
+        # One retry: a loaded machine can stall a child's main thread for a second (seen once,
+        # 1.24 s, beside a parallel RTL build); a call that ignores SIGINT fails both tries.
+        first, latency = latency, sigint.latency(name)
+        print(f"{name}: {first * 1e3:.1f} ms, then {latency * 1e3:.1f} ms on a second try")
     assert 0 <= latency < LIMIT_S, f"{name}: {latency:.3f} s"

@@ -150,6 +150,7 @@ def test_short_exponents_run_on_ntt64(bits: int, rng: random.Random, table: None
     for n in moduli:
         m = FastModulus(n)
         assert m.pow_kernel_for(65537) == "ntt64"  # a query: nothing built, nothing counted
+        assert m.pow_kernel_for(1 << 300) == "spectral" and m.pow_kernel_for(3) == "ntt64"
         spent = 0
         for b, e in [(n - 1, 65537), (0, 3), (1, 2), (rng.randrange(n), rng.getrandbits(40))]:
             assert m.pow_kernel_for(e) == ("ntt64" if spent + e.bit_length() <= 64 else "spectral")

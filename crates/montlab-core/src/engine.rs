@@ -4,23 +4,25 @@
 //! Contract: every method takes ordinary (not Montgomery) little-endian limbs of any length,
 //! rejects operands `>= N` with [`MontError::OperandOutOfRange`] (nothing is reduced
 //! silently), and returns fully reduced results of exactly `s = ceil(bitlen(N) / 64)` limbs.
-//! The kernels: word-level (`cios` products and `sqr` squarings, R = 2^(64 s)) and spectral
-//! (`fmlm3`, R = 2^l + 1); all are exact at every size, so the table only decides speed. The
+//! The kernels: word-level (`cios` products and `sqr` squarings, R = 2^(64 s)), spectral
+//! (`fmlm3`, R = 2^l + 1) and spectral with a 2-adic setup (`ntt64`, R = 2^l); all are exact at every size, so the table only decides speed. The
 //! spectral kernel is skipped (word-level used instead) for the rare N that shares a factor
 //! with every Fermat number 2^l + 1 tried, see [`SpectralParams::new`].
 //!
 //! Short exponentiations do not build `fmlm3`, whose half-gcd inverse would cost more than the
-//! exponentiation itself (0.8 s at 2^20 bits): until the exponent bits run on a modulus of a
-//! spectral size add up to [`SHORT_POW_BITS`], `pow` runs on `ntt64` (R = 2^l,
-//! [`Ntt64Params`], a 2-adic setup) from the table's `ntt64_pow_bits`, and on the word-level
-//! kernel below it. Past that total, `fmlm3` is built and used (its setup then pays back). When the CPU has
-//! AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and `pow_many` run on the
-//! radix-2^52 IFMA kernel ([`crate::mont::ifma`]) instead of `cios` + `sqr` for N in
-//! [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in [`IFMA_MUL_BITS`]
-//! (both up to [`ifma::MAX_BITS`]); `pow_sec` stays on `cios` + `sqr`.
+//! exponentiation itself: until the exponent bits run on a modulus of a spectral size add up
+//! to [`SHORT_POW_BITS`], `pow` runs on `ntt64` (R = 2^l, [`Ntt64Params`], a 2-adic setup)
+//! from the table's `ntt64_pow_bits`, and on the word-level kernel below it. Past that total,
+//! `fmlm3` is built and used (its setup then pays back).
+//!
+//! When the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and
+//! `pow_many` run on the radix-2^52 IFMA kernel ([`crate::mont::ifma`]) instead of `cios` +
+//! `sqr` for N in [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in
+//! [`IFMA_MUL_BITS`] (both up to [`ifma::MAX_BITS`]); `pow_sec` stays on `cios` + `sqr`.
 //!
 //! Per-modulus precomputation is built on first use and then shared by all threads (word
-//! constants need O(s^2 64) limb operations, spectral ones a modular inverse and 3 transforms).
+//! constants need O(s^2 64) limb operations, `fmlm3` a modular inverse and 3 transforms,
+//! `ntt64` a 2-adic inverse, a reciprocal and 5 transforms).
 //! Batch calls check every operand first, then run on rayon's pool; results come back in
 //! input order. Variable time except [`FastModulus::pow_sec`].
 
@@ -60,7 +62,7 @@ pub fn generic_thresholds_text() -> &'static str {
 /// Sizes of N (bits) whose word-level exponentiations run on the IFMA kernel when available:
 /// from 513 bits (at 512 bits and below `cios` + `sqr` with their fixed-length loops tie or
 /// win) up to the kernel's largest modulus [`ifma::MAX_BITS`]. Whether `pow` is word-level at
-/// all is still decided by `spectral_pow_bits`.
+/// all is decided by `spectral_pow_bits`, and for short exponents by `ntt64_pow_bits`.
 pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=ifma::MAX_BITS;
 
 /// Sizes of N (bits) whose word-level products (`mul`, `sqr`, `mul_many`) run on the IFMA
@@ -253,7 +255,8 @@ impl FastModulus {
             .as_ref()
     }
 
-    /// True when `pow` and `pow_many` run on the IFMA kernel (word-level kernel chosen, N in
+    /// True when long-exponent `pow` and `pow_many` run on the IFMA kernel
+    /// ([`FastModulus::pow_kernel`] word-level, which builds `fmlm3` at spectral sizes; N in
     /// [`IFMA_POW_BITS`], the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset).
     pub fn pow_uses_ifma(&self) -> bool {
         self.pow_kernel() == Kernel::Word && self.word_ifma(&IFMA_POW_BITS).is_some()
@@ -279,39 +282,71 @@ impl FastModulus {
             .as_ref()
     }
 
-    /// The kernel `pow` and `pow_many` run on for long exponents (`fmlm3` built if needed).
+    /// The kernel `pow` and `pow_many` run on for long exponents (`fmlm3` built if needed;
+    /// a modulus that shares a factor with 2^l + 1 runs `ntt64` from `ntt64_pow_bits`).
     pub fn pow_kernel(&self) -> Kernel {
-        self.pick(self.thresholds.spectral_pow_bits)
+        match self.pick(self.thresholds.spectral_pow_bits) {
+            Kernel::Word if self.bits() >= self.thresholds.spectral_pow_bits => self.short_kernel(),
+            k => k,
+        }
     }
 
     /// The kernel the next exponentiation with `exp_bits` exponent bits (summed over a batch)
-    /// runs on. At a spectral size while `fmlm3` is not built, and while the exponent bits run
-    /// on this modulus stay within [`SHORT_POW_BITS`]: [`Kernel::Ntt64`] from the table's
-    /// `ntt64_pow_bits`, [`Kernel::Word`] below. Else [`FastModulus::pow_kernel`], which builds
-    /// `fmlm3`.
+    /// runs on; a query that builds nothing. At a spectral size while `fmlm3` is not built,
+    /// and while the exponent bits run on this modulus stay within [`SHORT_POW_BITS`]:
+    /// [`Kernel::Ntt64`] from the table's `ntt64_pow_bits`, [`Kernel::Word`] below. Else the
+    /// long-exponent kernel ([`FastModulus::pow_kernel`]), predicted as [`Kernel::Spectral`]
+    /// while `fmlm3` is not built (a modulus that shares a factor with 2^l + 1 turns out
+    /// otherwise once it is).
     pub fn pow_kernel_for(&self, exp_bits: u64) -> Kernel {
         let bits = self.bits();
-        let spent = self.short_bits.load(Ordering::Relaxed);
-        let short = bits >= self.thresholds.spectral_pow_bits
-            && self.spectral.get().is_none()
-            && spent.saturating_add(exp_bits) <= SHORT_POW_BITS;
-        if !short {
-            return self.pow_kernel();
+        if bits < self.thresholds.spectral_pow_bits {
+            return Kernel::Word;
         }
-        if bits >= self.thresholds.ntt64_pow_bits && self.ntt64().is_some() {
+        match self.spectral.get() {
+            Some(Some(_)) => Kernel::Spectral,
+            Some(None) => self.short_kernel(),
+            None => {
+                let spent = self.short_bits.load(Ordering::Relaxed);
+                if spent.saturating_add(exp_bits) <= SHORT_POW_BITS {
+                    self.short_kernel()
+                } else {
+                    Kernel::Spectral
+                }
+            }
+        }
+    }
+
+    /// The kernel of an exponentiation without `fmlm3`: `ntt64` from `ntt64_pow_bits` (it
+    /// takes every odd N up to [`MAX_BITS`]), the word level below.
+    fn short_kernel(&self) -> Kernel {
+        if self.bits() >= self.thresholds.ntt64_pow_bits {
             Kernel::Ntt64
         } else {
             Kernel::Word
         }
     }
 
-    /// [`FastModulus::pow_kernel_for`], counting the bits of a short run.
+    /// The kernel this exponentiation runs on ([`FastModulus::pow_kernel_for`]): reserves its
+    /// exponent bits from the short budget (atomically, so concurrent calls cannot overrun
+    /// it) or builds `fmlm3`.
     fn take_pow_kernel(&self, exp_bits: u64) -> Kernel {
-        let k = self.pow_kernel_for(exp_bits);
-        if self.spectral.get().is_none() && self.bits() >= self.thresholds.spectral_pow_bits {
-            self.short_bits.fetch_add(exp_bits, Ordering::Relaxed);
+        if self.bits() < self.thresholds.spectral_pow_bits {
+            return Kernel::Word;
         }
-        k
+        if self.spectral.get().is_none() {
+            let reserved = self
+                .short_bits
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |spent| {
+                    let total = spent.saturating_add(exp_bits);
+                    (total <= SHORT_POW_BITS).then_some(total)
+                })
+                .is_ok();
+            if reserved {
+                return self.short_kernel();
+            }
+        }
+        self.pow_kernel()
     }
 
     /// The kernel `mul`, `sqr` and `mul_many` run on.
@@ -325,6 +360,13 @@ impl FastModulus {
         } else {
             Kernel::Word
         }
+    }
+
+    /// 1 as exactly `s` limbs.
+    fn one_limbs(&self) -> Vec<Limb> {
+        let mut one = vec![0; self.modulus.limbs()];
+        one[0] = 1;
+        one
     }
 
     /// Checks `x < N` and returns it as exactly `s` limbs.
@@ -374,7 +416,7 @@ impl FastModulus {
         }
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), x, y),
-            Kernel::Ntt64 => run(self.ntt64().expect("below MAX_BITS"), x, y),
+            Kernel::Ntt64 => run(self.ntt64().expect("every N up to MAX_BITS has it"), x, y),
             Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
                 Some(k) => k.mul_mod(x, y),
                 None => run(self.word(), x, y),
@@ -382,7 +424,7 @@ impl FastModulus {
         }
     }
 
-    /// `base^exp mod N`, sliding windows on the kernel of [`FastModulus::pow_kernel`].
+    /// `base^exp mod N`, sliding windows on the kernel of [`FastModulus::pow_kernel_for`].
     /// Variable time in `exp`.
     ///
     /// # Errors
@@ -403,6 +445,9 @@ impl FastModulus {
         stop: &Stop,
     ) -> Result<Vec<Limb>, MontError> {
         let base = self.operand(base, "base")?;
+        if limb::bit_len(exp) == 0 {
+            return Ok(self.one_limbs()); // x^0 = 1, no kernel needed
+        }
         let kernel = self.take_pow_kernel(limb::bit_len(exp));
         self.pow_checked(kernel, &base, exp, stop)
     }
@@ -416,7 +461,7 @@ impl FastModulus {
     ) -> Result<Vec<Limb>, MontError> {
         match kernel {
             Kernel::Ntt64 => window::pow_vartime_until(
-                self.ntt64().expect("pow_kernel_for checked it"),
+                self.ntt64().expect("every N up to MAX_BITS has it"),
                 base,
                 exp,
                 stop,
@@ -526,7 +571,10 @@ impl FastModulus {
             .iter()
             .map(|b| self.operand(b.as_ref(), "base"))
             .collect::<Result<_, _>>()?;
-        let total_bits = exps.iter().map(|e| limb::bit_len(e.as_ref())).sum();
+        let total_bits: u64 = exps.iter().map(|e| limb::bit_len(e.as_ref())).sum();
+        if total_bits == 0 {
+            return Ok(vec![self.one_limbs(); bases.len()]); // every x^0 = 1
+        }
         let kernel = self.take_pow_kernel(total_bits);
         self.prepare_kernel(kernel, &IFMA_POW_BITS);
         bases
@@ -688,7 +736,8 @@ mod tests {
         let want23 = big(&x).modpow(&big(&e23), &big(&n));
         assert_eq!(big(&m.pow(&x, &e23).unwrap()), want23);
         assert!(m.spectral.get().is_some());
-        // A long exponent builds fmlm3 at once; below ntt64_pow_bits short ones run word-level.
+        // A long exponent is predicted on fmlm3 (its call builds it); below ntt64_pow_bits short
+        // ones run word-level.
         let m = FastModulus::with_thresholds(&n, t).unwrap();
         assert_eq!(m.pow_kernel_for(65), Kernel::Spectral);
         let m = FastModulus::with_thresholds(&n[..100], t).unwrap();

@@ -1,5 +1,6 @@
 //! `FastModulus` against the num-bigint oracle on both sides of every threshold: the generic
-//! table's cut-overs (exact sizes cut - 65 .. cut + 64), tables moved down to small sizes so
+//! table's cut-overs (exact sizes cut - 65 .. cut + 64, and ntt64_pow_bits with e = 65537,
+//! where `pow` runs before anything builds fmlm3), tables moved down to small sizes so
 //! proptest reaches the spectral kernel on 1..=64-limb moduli, edge moduli (2^k +- small,
 //! all-ones) with x = y = N - 1, constant-time `pow_sec`, and the batch calls.
 
@@ -78,11 +79,34 @@ fn both_sides_of_the_generic_thresholds() {
                     Kernel::Word
                 }
             };
-            assert_eq!(m.mul_kernel(), side(t.spectral_mul_bits));
-            assert_eq!(m.pow_kernel(), side(t.spectral_pow_bits));
+            // A fresh 64-bit exponent: short, so ntt64 or the word level, fmlm3 not built.
+            let short = if bits < t.spectral_pow_bits || bits < t.ntt64_pow_bits {
+                Kernel::Word
+            } else {
+                Kernel::Ntt64
+            };
+            assert_eq!(m.pow_kernel_for(64), short);
             let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
             check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
+            assert_eq!(m.mul_kernel(), side(t.spectral_mul_bits));
+            assert_eq!(m.pow_kernel(), side(t.spectral_pow_bits));
         }
+    }
+    // Both sides of ntt64_pow_bits, with the short exponent 65537.
+    let cut = t.ntt64_pow_bits;
+    for bits in [cut - 1, cut, cut + 1] {
+        let n = modulus_of(&mut rng, bits);
+        let m = FastModulus::new(&limbs(&n)).unwrap();
+        let want = if bits >= cut && bits >= t.spectral_pow_bits {
+            Kernel::Ntt64
+        } else {
+            Kernel::Word
+        };
+        assert_eq!(m.pow_kernel_for(17), want, "bits={bits}");
+        let x = rng.below(&n);
+        let e = BigUint::from(65_537u32);
+        let got = m.pow(&limbs(&x), &limbs(&e)).unwrap();
+        assert_eq!(big(&got), oracle_pow(&x, &e, &n), "bits={bits}");
     }
 }
 
@@ -195,11 +219,11 @@ fn rejects_bad_input() {
 }
 
 #[test]
-fn fermat_factor_moduli_run_on_the_word_kernel() {
+fn fermat_factor_moduli_skip_fmlm3() {
     // A 20,127-bit N that is a multiple of a factor of each of 2^(64P) + 1 for P = 512, 1024,
     // 2048 and 4096 (F15 .. F18): the spectral kernel at N's own length P = 512 does not
     // exist, and no longer transform is tried (it would take P = 8192, 20x slower), so every
-    // operation runs on the word-level kernel.
+    // product runs on the word-level kernel.
     let seed = common::seed("engine::fermat_factor_moduli");
     let mut rng = Rng::new(seed, "engine-fermat");
     let factors = [
@@ -219,10 +243,21 @@ fn fermat_factor_moduli_run_on_the_word_kernel() {
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
     assert!(m.spectral().is_none());
+    // Exponentiations run on ntt64 (R = 2^l takes every odd N) from ntt64_pow_bits.
+    assert_eq!(
+        (m.mul_kernel(), m.pow_kernel()),
+        (Kernel::Word, Kernel::Ntt64)
+    );
+    let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
+    check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
+    let t = Thresholds {
+        ntt64_pow_bits: u64::MAX,
+        ..t
+    };
+    let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
     assert_eq!(
         (m.mul_kernel(), m.pow_kernel()),
         (Kernel::Word, Kernel::Word)
     );
-    let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
     check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
 }

@@ -290,7 +290,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Exponents {
 }
 
 /// Fast modular arithmetic modulo one odd N > 1: each operation runs on the kernel the
-/// threshold table picks for N's size (word-level CIOS, or spectral FMLM3 over NTTs).
+/// threshold table picks for N's size (word-level CIOS or IFMA, spectral FMLM3 over NTTs, or
+/// for short exponents NTT64, Montgomery with R = 2^l and a cheap setup).
 ///
 /// Every method takes and returns ordinary (not Montgomery) non-negative ints; operands must be
 /// below N (never reduced silently) and results are fully reduced.
@@ -331,14 +332,16 @@ impl FastModulus {
         py.detach(|| self.inner.mul_kernel().name())
     }
 
-    /// Kernel of `pow` and `pow_many` for long exponents: "word" or "spectral".
+    /// Kernel of `pow` and `pow_many` for long exponents: "word", "spectral", or "ntt64" (a
+    /// modulus without a spectral kernel). Builds the spectral setup, after which short
+    /// exponents run on it too.
     #[getter]
     fn pow_kernel(&self, py: Python<'_>) -> &'static str {
         py.detach(|| self.inner.pow_kernel().name())
     }
 
-    /// Kernel `pow(x, exp)` runs on: "word", "spectral", or "ntt64" (a short exponent at a
-    /// spectral size while the spectral setup is not built).
+    /// Kernel the next `pow(x, exp)` runs on: "word", "spectral", or "ntt64" (a short exponent
+    /// at a spectral size while the spectral setup is not built). A query: builds nothing.
     fn pow_kernel_for(&self, py: Python<'_>, exp: Int) -> Result<&'static str, Error> {
         let e = exponent_limbs(&exp)?;
         let bits = e
@@ -354,6 +357,7 @@ impl FastModulus {
     }
 
     /// Transform length P of the spectral kernel (R = 2^(64 P) + 1), or None without one.
+    /// Builds the spectral setup, after which short exponents run on it too.
     #[getter]
     fn transform_len(&self, py: Python<'_>) -> Option<usize> {
         py.detach(|| self.inner.spectral().map(|s| s.transform_len()))

@@ -29,7 +29,9 @@ from montlab.cli import handle_errors
 def selftest(minutes: float, seed: int | None, no_native: bool, json_path: str | None) -> None:
     """Differential soak: every entry point against Python's pow, for MINUTES."""
     from montlab.api import native_available
+    from montlab.hw.sweep import git_commit
 
+    commit = git_commit()  # the code that runs: HEAD may move during a long soak
     console = Console(stderr=True)
     seed = random.SystemRandom().randrange(2**32) if seed is None else seed
     native = native_available() and not no_native
@@ -68,12 +70,10 @@ def selftest(minutes: float, seed: int | None, no_native: bool, json_path: str |
     if json_path:
         import time
 
-        from montlab.hw.sweep import git_commit
-
         flags = " --no-native" if no_native else ""
         head = {
             "command": f"montlab selftest --minutes {minutes:g} --seed {seed}{flags}",
-            "commit": git_commit(),
+            "commit": commit,
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         Path(json_path).write_text(json.dumps({**head, **report.as_dict()}, indent=2) + "\n")

@@ -13,9 +13,10 @@
 //!
 //! Why beside `fmlm3`: the setup is 2-adic. N' comes from Newton-Hensel lifting
 //! ([`crate::inverse::inverse_mod_pow2`], O(M(l))), where fmlm3's R = 2^l + 1 needs a modular
-//! inverse by half-gcd (O(M(l) log l): 0.8 s at 2^20 bits, far more than a short
-//! exponentiation). A product costs more transforms than fmlm3's (10 against 7), so
-//! [`crate::FastModulus`] runs only short exponents on it, while fmlm3 is not built.
+//! inverse by half-gcd (O(M(l) log l): most of a one-shot short exponentiation's time,
+//! `docs/performance.md`, "Per-modulus setup"). Its products cost more transforms than fmlm3's (a squaring 10 against 7,
+//! a product with a prepared operand 10 against 5), so [`crate::FastModulus`] runs only short
+//! exponents on it, while fmlm3 is not built.
 //!
 //! Ranges: N odd, 1 < N < 2^l with l = 64 P, P the least power of two >= s limbs (P >= 2,
 //! at most [`super::MAX_TRANSFORM_LEN`]); inputs x, y < N; output x y R^-1 mod N, fully
@@ -200,6 +201,7 @@ impl Ntt64Params {
         let pr = &t.prime;
         match left {
             Left::Limbs(x) => {
+                debug_assert_eq!(x.len(), out.len(), "ntt64: operands are P limbs");
                 for (d, &v) in out.iter_mut().zip(x) {
                     *d = pr.reduce_lazy(v); // [0, 2q), within the forward's [0, 4q)
                 }
@@ -379,10 +381,8 @@ impl Ntt64Params {
         if lo_nonzero && !add_assign(u, lo) {
             sub_small(u, 1); // U + T_lo >= 1
         }
-        // u in [0, 2^l); 2^l - 1 stands for 0 (H < N < 2^l - 1).
-        if u.iter().all(|&w| w == u64::MAX) {
-            u.fill(0);
-        }
+        // Both branches leave u = H in [0, 2^l - 2]: H < N <= 2^l - 1 is its residue itself.
+        debug_assert!(u.iter().any(|&w| w != u64::MAX), "ntt64: H = 2^l - 1");
         out.copy_from_slice(hi);
         let c1 = add_assign(out, u);
         let c2 = lo_nonzero && add_small(out, 1);
@@ -482,6 +482,7 @@ impl MontKernel for Ntt64Params {
     }
 
     fn wrap(&self, x: &[Limb]) -> Ntt64Elem {
+        debug_assert!(x.len() <= self.p, "ntt64: an element is at most P limbs");
         let mut limbs = x.to_vec();
         limbs.resize(self.p, 0);
         Ntt64Elem {
