@@ -1,4 +1,4 @@
-"""``montlab rtl formal``: bounded formal checks of the MWR2MM family with SymbiYosys.
+"""``montlab rtl formal``: bounded formal checks of the MWR2MM family and DRMMM with SymbiYosys.
 
 Contract: the design under test sits in ``rtl/formal/mont_formal.v``, whose properties come
 from the Montgomery product's defining equation (z 2^RB = x y mod m, 0 <= z < 2m) and the
@@ -29,6 +29,7 @@ from typing import Any, Mapping
 from montlab.errors import ParameterError
 from montlab.hw.flow import REPO, HwError, _digest, build_root
 from montlab.hw.specs.base import HwParams, HwSpec
+from montlab.hw.specs.drmmm import Drmmm
 from montlab.hw.specs.mwr2mm import Mwr2mmFamily
 from montlab.hw.synth import _tool
 
@@ -40,25 +41,32 @@ MAX_DEPTH = 400
 
 
 def supports(arch: HwSpec) -> bool:
-    """True for the designs with the harness's interface (the MWR2MM family)."""
-    return isinstance(arch, Mwr2mmFamily)
+    """True for the designs with the harness's interface: the MWR2MM family, and DRMMM (its
+    M' port constrained by its definition; with pp = 0, the table port tied off)."""
+    return isinstance(arch, (Mwr2mmFamily, Drmmm))
+
+
+#: DRMMM parameters the harness passes on (pp = 1 needs a table loaded before start: refused).
+DRMMM_HDL = ("K", "T", "G", "F", "SERIAL", "CELL", "PRINTED_LOOP", "Q_CARRIES")
 
 
 def r_bits(arch: HwSpec, ap: HwParams) -> int:
-    """RB with r = 2^RB: 2^n (radix 2) or 4^ceil(n/2) (radix 4)."""
+    """RB with r = 2^RB: 2^n (radix 2), 4^ceil(n/2) (radix 4), 2^(k d) (DRMMM)."""
+    if isinstance(arch, Drmmm):
+        return int(ap["k"]) * int(ap["d"])
     assert isinstance(arch, Mwr2mmFamily)
     return arch.radix_bits * int(ap["rounds"])
 
 
 def _script(arch: HwSpec, ap: HwParams, depth: int, files: list[str]) -> str:
     hdl = dict(ap.hdl)
-    sets = {
-        "N": hdl["N"],
-        "W": hdl["W"],
-        "P": hdl.get("P", 0),
-        "RB": r_bits(arch, ap),
-        "LAT": arch.cycles(ap),
-    }
+    if isinstance(arch, Drmmm):
+        sets = {"N": hdl["N"], **{k: hdl[k] for k in DRMMM_HDL}}
+        define = "-DMONT_DRMMM"
+    else:
+        sets = {"N": hdl["N"], "W": hdl["W"], "P": hdl.get("P", 0)}
+        define = f"-DMONT_DUT={arch.top}"
+    sets |= {"RB": r_bits(arch, ap), "LAT": arch.cycles(ap)}
     chparam = " ".join(f"-set {k} {v}" for k, v in sets.items())
     return "\n".join(
         [
@@ -72,7 +80,7 @@ def _script(arch: HwSpec, ap: HwParams, depth: int, files: list[str]) -> str:
             "[script]",
             # by name: SymbiYosys copies [files] beside the run, and YoWASP's sandbox maps its
             # own folder over /tmp, so absolute paths there would not resolve
-            f"read_verilog -formal -DMONT_DUT={arch.top} {HARNESS.name}",
+            f"read_verilog -formal {define} {HARNESS.name}",
             *(f"read_verilog -formal {Path(name).name}" for name in files),
             f"chparam {chparam} mont_formal",
             "prep -top mont_formal",
@@ -117,8 +125,10 @@ def formal(
     if not supports(arch):
         raise ParameterError(
             f"{arch.name}: no formal harness (it covers the MWR2MM family: "
-            "mwr2mm_tk, mwr2mm_arch1, mwr2mm_arch2, mwr4mm_arch2)"
+            "mwr2mm_tk, mwr2mm_arch1, mwr2mm_arch2, mwr4mm_arch2; and drmmm)"
         )
+    if isinstance(arch, Drmmm) and ap["pp"]:
+        raise ParameterError(f"{arch.name}: the formal harness runs pp = 0 (no table to load)")
     lat = arch.cycles(ap)
     depth = 2 * lat + 4 if depth is None else depth
     if not lat + 3 <= depth <= MAX_DEPTH:

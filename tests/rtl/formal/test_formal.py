@@ -1,5 +1,5 @@
-"""Bounded formal checks of the four MWR2MM designs (montlab rtl formal, SymbiYosys with pip's
-Yosys and Boolector), and proof that the harness catches injected bugs.
+"""Bounded formal checks of the four MWR2MM designs and DRMMM (montlab rtl formal, SymbiYosys
+with pip's Yosys and Boolector), and proof that the harness catches injected bugs.
 
 For every input sequence of 2 LAT + 4 cycles from reset (two operations in a row, resets at any
 cycle), the harness rtl/formal/mont_formal.v checks z r = x y (mod m) with 0 <= z < 2m, done_o
@@ -8,6 +8,9 @@ idle. CI runs each design at its smallest legal width and at n = 4 with 2-bit wo
 words; Architecture 1 with one PE and a two-stage queue, Tenca-Koc with fewer PEs than words).
 Three mutants of Architecture 2 must fail: PEs not cleared at start (seen only by the second
 operation), a carry bit dropped (invisible at n = 2, found at n = 4) and done_o set by reset.
+DRMMM runs at its smallest legal width (n = k = 2, t = 1) and at n = 4 with two digits, with
+and without a pipelined quotient (t = 2); its erratum 2 variant (the printed d + t + 1
+iterations) must fail at n = 4, and passes at n = 2, where m = 3 cannot tell r^-1 from r^-2.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ SETS = [
     ("mwr2mm_tk", {"n": 4, "w": 2}, False),
     ("mwr2mm_arch1", {"n": 4, "w": 2, "p": 1}, True),
     ("mwr2mm_arch2", {"n": 4, "w": 2}, False),
+    ("drmmm", {"n": 2, "k": 2, "t": 1}, False),
+    ("drmmm", {"n": 4, "k": 2, "t": 1}, False),
+    ("drmmm", {"n": 4, "k": 2, "t": 2}, False),
 ]
 
 PE = "mwr2mm_arch2_pe.v"
@@ -101,6 +107,17 @@ def test_carry_mutant_needs_more_than_the_smallest_width() -> None:
     assert res["status"] == "PASS"
 
 
+def test_drmmm_erratum_2_fails() -> None:
+    """printed_loop = 1 runs d + t + 1 iterations and returns x y r^-1 2^-k: the harness's
+    z r = x y (mod m) fails at n = 4; at n = 2 the only modulus, 3, cannot tell."""
+    spec = specs.get("drmmm")
+    res = formal.formal(spec, spec.resolve({"n": 4, "k": 2, "t": 1, "printed_loop": 1}))
+    assert res["status"] == "FAIL"
+    assert any(f.endswith("assert (lhs == rhs);") for f in res["failed"]), res["failed"]
+    res = formal.formal(spec, spec.resolve({"n": 2, "k": 2, "t": 1, "printed_loop": 1}))
+    assert res["status"] == "PASS"
+
+
 def test_bad_requests_are_refused() -> None:
     from montlab.errors import ParameterError
 
@@ -114,4 +131,7 @@ def test_bad_requests_are_refused() -> None:
     with pytest.raises(ParameterError, match="no such design file"):
         formal.formal(spec, ap, sources={"nope.v": ""})
     with pytest.raises(ParameterError, match="no formal harness"):
-        formal.formal(specs.get("drmmm"), specs.get("drmmm").resolve({}))
+        formal.formal(specs.get("ntt64"), specs.get("ntt64").resolve({}))
+    drmmm = specs.get("drmmm")
+    with pytest.raises(ParameterError, match="pp = 0"):
+        formal.formal(drmmm, drmmm.resolve({"n": 4, "k": 2, "pp": 1, "win": 2}))
