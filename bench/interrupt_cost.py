@@ -22,7 +22,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -80,7 +79,7 @@ def run(pythonpath: str) -> dict[str, float]:
         text=True,
         check=True,
     )
-    return json.loads(res.stdout)  # type: ignore[no-any-return]
+    return json.loads(res.stdout)
 
 
 def main() -> None:
@@ -113,23 +112,9 @@ def main() -> None:
             f"  max {latency[name]['max_s'] * 1e3:6.1f} ms"
         )
     if args.json:
-        from montlab.hw.sweep import git_commit
+        from record import write_record
 
-        commit = git_commit()
-        args.json.write_text(
-            json.dumps(
-                {
-                    "command": " ".join(["python", "bench/interrupt_cost.py", *sys.argv[1:]]),
-                    "commit": commit,
-                    "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-                    "rounds": args.rounds,
-                    "rows": rows,
-                    "sigint_latency": latency,
-                },
-                indent=2,
-            )
-            + "\n"
-        )
+        write_record(args.json, rounds=args.rounds, rows=rows, sigint_latency=latency)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -146,22 +145,9 @@ def main() -> None:
             flush=True,
         )
     if args.json:
-        from montlab.hw.sweep import git_commit
+        from record import write_record
 
-        commit = git_commit()
-        args.json.write_text(
-            json.dumps(
-                {
-                    "command": " ".join(["python", "bench/setup_cost.py", *sys.argv[1:]]),
-                    "commit": commit,
-                    "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-                    "rounds": args.rounds,
-                    "rows": rows,
-                },
-                indent=2,
-            )
-            + "\n"
-        )
+        write_record(args.json, rounds=args.rounds, rows=rows)
         plot(rows, args.json.with_suffix(".png"))
 
 

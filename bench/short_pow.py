@@ -15,10 +15,8 @@ kernel wins. These are the measurements behind ``ntt64_pow_bits`` in
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -113,22 +111,9 @@ def main() -> None:
                 flush=True,
             )
     if args.json:
-        from montlab.hw.sweep import git_commit
+        from record import write_record
 
-        args.json.write_text(
-            json.dumps(
-                {
-                    "command": " ".join(["python", "bench/short_pow.py", *sys.argv[1:]]),
-                    "commit": git_commit(),
-                    "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-                    "ifma": _native.IFMA,
-                    "rounds": args.rounds,
-                    "rows": rows,
-                },
-                indent=2,
-            )
-            + "\n"
-        )
+        write_record(args.json, ifma=_native.IFMA, rounds=args.rounds, rows=rows)
         plot(rows, args.json.with_suffix(".png"))
 
 

@@ -84,6 +84,27 @@ pub(crate) fn sub_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
     borrow
 }
 
+/// `a += b` over `a.len()` limbs, returning the final carry. Requires `b.len() <= a.len()`.
+pub(crate) fn add_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert!(b.len() <= a.len());
+    let mut carry = 0;
+    for (i, ai) in a.iter_mut().enumerate() {
+        let bi = b.get(i).copied().unwrap_or(0);
+        (*ai, carry) = adc(*ai, bi, carry);
+    }
+    carry
+}
+
+/// `a = a / 2 mod 2^(64 len) - 1` for `a` below that modulus: an odd `a` becomes
+/// (a + 2^(64 len) - 1) / 2 = (a >> 1) + 2^(64 len - 1).
+pub(crate) fn half_mod_mersenne(a: &mut [Limb]) {
+    let (len, odd) = (a.len(), a[0] & 1);
+    for i in 0..len {
+        let next = if i + 1 < len { a[i + 1] } else { odd };
+        a[i] = (a[i] >> 1) | (next << 63);
+    }
+}
+
 /// `out = a - b` over `out.len()` limbs with the final borrow returned; no branches on values.
 /// Requires `a.len() == b.len() == out.len()`.
 #[inline]

@@ -444,12 +444,7 @@ impl SpectralParams {
         self.crt.collect_cyc(a, sv);
 
         // Step 3: s = S / 2 mod Q' (S odd: (S + 2^l - 1) / 2 = (S - 1) / 2 + 2^(l-1)).
-        let odd = sv[0] & 1;
-        for i in 0..p {
-            let next = if i + 1 < p { sv[i + 1] } else { 0 };
-            sv[i] = (sv[i] >> 1) | (next << 63);
-        }
-        sv[p - 1] |= odd << 63;
+        limb::half_mod_mersenne(sv);
         // t = s or s + Q', whichever has the parity of x y + m N (N is odd; m = 2^l is even).
         let parity = (x.limbs[0] & y_low & 1) ^ (m[0] & 1);
         let mut top = false;

@@ -311,10 +311,9 @@ impl Ntt64Params {
             sub_small(hi, 1);
         }
         // k / 2 mod 2^l - 1: an odd k becomes (k + 2^l - 1) / 2 = (k >> 1) + 2^(l - 1).
-        let odd = hi[0] & 1;
-        halve(hi, odd);
+        limb::half_mod_mersenne(hi);
         // T = d + (2^l + 1) k: lo = (d + k) mod 2^l, hi = k + carry.
-        let carry = add_assign(lo, hi) || top;
+        let carry = limb::add_assign(lo, hi) == 1 || top;
         if carry {
             add_small(hi, 1);
         }
@@ -378,13 +377,13 @@ impl Ntt64Params {
         let lo_nonzero = lo.iter().any(|&w| w != 0);
         // With T_lo != 0: U - (2^l - T_lo) = U + T_lo - 1 (mod 2^l - 1, where 2^l = 1), and a
         // carry out of U + T_lo is that 2^l, which already pays the - 1.
-        if lo_nonzero && !add_assign(u, lo) {
+        if lo_nonzero && limb::add_assign(u, lo) == 0 {
             sub_small(u, 1); // U + T_lo >= 1
         }
         // Both branches leave u = H in [0, 2^l - 2]: H < N <= 2^l - 1 is its residue itself.
         debug_assert!(u.iter().any(|&w| w != u64::MAX), "ntt64: H = 2^l - 1");
         out.copy_from_slice(hi);
-        let c1 = add_assign(out, u);
+        let c1 = limb::add_assign(out, u) == 1;
         let c2 = lo_nonzero && add_small(out, 1);
         // t < 2N: one subtraction.
         if c1 || c2 || limb::cmp(out, &self.n_pad).is_ge() {
@@ -392,27 +391,6 @@ impl Ntt64Params {
             debug_assert_eq!(borrow == 1, c1 || c2, "ntt64: t >= 2N");
         }
         debug_assert!(limb::cmp(out, &self.n_pad).is_lt(), "ntt64: not reduced");
-    }
-}
-
-/// `a += b` (equal lengths), returning the carry out.
-fn add_assign(a: &mut [Limb], b: &[Limb]) -> bool {
-    let mut carry = false;
-    for (x, &y) in a.iter_mut().zip(b) {
-        let (s, c1) = x.overflowing_add(y);
-        let (s, c2) = s.overflowing_add(u64::from(carry));
-        *x = s;
-        carry = c1 || c2;
-    }
-    carry
-}
-
-/// `a = (a >> 1) | (top << (64 len - 1))`.
-fn halve(a: &mut [Limb], top: u64) {
-    let len = a.len();
-    for i in 0..len {
-        let next = if i + 1 < len { a[i + 1] } else { top };
-        a[i] = (a[i] >> 1) | (next << 63);
     }
 }
 
@@ -517,24 +495,20 @@ mod tests {
         let mut sc = k.scratch();
         let one = k.one();
         assert_eq!(big(&k.unwrap(&one)), &r % &nb, "R mod N");
+        // Operands as exactly s limbs (longer ones are cut: only the moduli's own sizes matter).
+        let pad = |v: &Vec<u64>| -> Vec<u64> {
+            let mut v = v.clone();
+            v.resize(k.s, 0);
+            v
+        };
         for x in xs {
-            let x: Vec<u64> = x
-                .iter()
-                .copied()
-                .chain(core::iter::repeat(0))
-                .take(k.s)
-                .collect();
+            let x = pad(x);
             let xb = big(&x);
             let (xw, mut out) = (k.wrap(&x), k.wrap(&x));
             k.sqr(&xw, &mut out, &mut sc);
             assert_eq!(big(&k.unwrap(&out)), &xb * &xb * &r_inv % &nb, "sqr");
             for y in xs {
-                let y: Vec<u64> = y
-                    .iter()
-                    .copied()
-                    .chain(core::iter::repeat(0))
-                    .take(k.s)
-                    .collect();
+                let y = pad(y);
                 let want = &xb * big(&y) * &r_inv % &nb;
                 let mut yw = k.wrap(&y);
                 k.mul(&xw, &yw, &mut out, &mut sc);
