@@ -20,6 +20,7 @@ __all__ = [
     "GENERIC_THRESHOLDS",
     "IFMA",
     "MAX_BITS",
+    "SPECTRAL_MAX_BITS",
     "BUILD",
 ]
 
@@ -30,8 +31,11 @@ ALGORITHMS: tuple[str, ...]
 GENERIC_THRESHOLDS: str
 #: True when the kernels (word-level and spectral) run on AVX-512 IFMA on this CPU.
 IFMA: bool
-#: The largest modulus (bits) FastModulus and powm take: 2^22, the spectral kernel's range.
+#: The largest modulus (bits) FastModulus and powm take: 2^25, the ntt64 kernel's range.
 MAX_BITS: int
+#: The largest modulus (bits) of fmlm3 and of pow_sec: 2^22. Above it every variable-time
+#: operation runs on ntt64 and pow_sec raises ModulusError.
+SPECTRAL_MAX_BITS: int
 #: How the extension was built: "rustc" (the compiler's version line), "target", "profile",
 #: "version".
 BUILD: dict[str, str]

@@ -18,17 +18,17 @@ import textwrap
 import time
 from pathlib import Path
 
-#: A 65,536-bit modulus for the calls, and a dense 2^22-bit one (the largest taken).
+#: A 65,536-bit modulus for the calls, and a dense 2^22-bit one (fmlm3's largest).
 SETUP = """
 import signal, sys, time
 # Python's own SIGINT handler, even when the parent ignores SIGINT (pytest-xdist workers do, and
 # a child then inherits SIG_IGN and Python installs no handler)
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from montlab._native import FastModulus, Cios, powm, MAX_BITS
+from montlab._native import FastModulus, Cios, powm, SPECTRAL_MAX_BITS as BIG
 n = (1 << 65536) - 159
 m = FastModulus(n)
 import random
-big = random.Random(1).getrandbits(MAX_BITS) | (1 << (MAX_BITS - 1)) | 1
+big = random.Random(1).getrandbits(BIG) | (1 << (BIG - 1)) | 1
 """
 #: The calls, each run in a loop until SIGINT, so the signal always lands inside one however
 #: fast the machine. ``setup_max`` is one uninterruptible chunk of seconds (the spectral setup

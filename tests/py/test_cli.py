@@ -157,6 +157,31 @@ def test_operands_from_file_and_stdin(tmp_path: Path) -> None:
     assert code == 1 and "not an ASCII integer" in err
 
 
+def test_long_calls_show_a_spinner(
+    tmp_path: Path, rng: random.Random, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From LONG_CALL_BITS, powm shows a spinner with the elapsed time on a terminal's stderr,
+    and stdout keeps only the result; below it, nothing is drawn. Here above fmlm3's range
+    (2^22 bits, ntt64), with the modulus read from a file."""
+    import gmpy2
+    from montlab import _native
+
+    bits = _native.SPECTRAL_MAX_BITS + 64
+    n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
+    b = rng.randrange(n)
+    (tmp_path / "n.txt").write_text(hex(n))
+    (tmp_path / "b.txt").write_text(hex(b))
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich draws as on a terminal
+    res = CliRunner().invoke(
+        main, ["powm", f"@{tmp_path / 'b.txt'}", "3", f"@{tmp_path / 'n.txt'}"]
+    )
+    assert res.exit_code == 0, res.stderr
+    assert int(res.stdout, 16) == gmpy2.powmod(b, 3, n)
+    assert f"cios powm modulo a {bits}-bit N" in res.stderr
+    res = CliRunner().invoke(main, ["powm", "3", "5", "0xffff_fffb"])
+    assert (res.exit_code, res.stdout, res.stderr) == (0, hex(3**5 % 0xFFFFFFFB) + "\n", "")
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

@@ -20,6 +20,10 @@
 //! `sqr` for N in [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in
 //! [`IFMA_MUL_BITS`] (both up to [`ifma::MAX_BITS`]); `pow_sec` stays on `cios` + `sqr`.
 //!
+//! Above [`SPECTRAL_MAX_BITS`] (fmlm3's largest transform, 2^22 bits) and up to [`MAX_BITS`]
+//! (2^25 bits) every variable-time operation runs on `ntt64`, whatever the table says: the
+//! word level would be quadratic there. `pow_sec` (word-level, constant time) is refused there.
+//!
 //! Per-modulus precomputation is built on first use and then shared by all threads (word
 //! constants need O(s^2 64) limb operations, `fmlm3` a modular inverse and 3 transforms,
 //! `ntt64` a 2-adic inverse, a reciprocal and 5 transforms).
@@ -71,10 +75,14 @@ pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=ifma::MAX_BITS;
 /// `spectral_mul_bits`.
 pub const IFMA_MUL_BITS: core::ops::RangeInclusive<u64> = 705..=ifma::MAX_BITS;
 
-/// The largest modulus (bits) [`FastModulus`] takes: the spectral kernel's largest transform,
-/// 64 [`crate::spectral::MAX_TRANSFORM_LEN`] = 2^22 bits. Above it every product would be
-/// quadratic (49 s a product at 10^7 bits), so larger moduli are refused, not run slowly.
-pub const MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u64;
+/// The largest modulus (bits) [`FastModulus`] takes: `ntt64`'s largest transform,
+/// 64 [`crate::spectral::ntt64::MAX_LEN`] = 2^25 bits. Larger moduli are refused, not run on
+/// the quadratic word level (49 s a product at 10^7 bits).
+pub const MAX_BITS: u64 = 64 * crate::spectral::ntt64::MAX_LEN as u64;
+
+/// The largest modulus (bits) of `fmlm3` ([`crate::spectral::MAX_TRANSFORM_LEN`]: 2^22 bits)
+/// and of `pow_sec`. Above it, up to [`MAX_BITS`], everything else runs on `ntt64`.
+pub const SPECTRAL_MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u64;
 
 /// Exponent bits (summed over the calls on one modulus) that run without building `fmlm3`.
 /// Its setup (the half-gcd inverse) pays back after about 32 exponent bits from 2^14 to 2^17
@@ -158,7 +166,8 @@ pub enum Kernel {
     Word,
     /// Spectral Montgomery: `fmlm3` over NTTs, R = 2^l + 1.
     Spectral,
-    /// Spectral Montgomery with a 2-adic setup: `ntt64` over NTTs, R = 2^l (short exponents).
+    /// Spectral Montgomery with a 2-adic setup: `ntt64` over NTTs, R = 2^l (short exponents,
+    /// and every operation above [`SPECTRAL_MAX_BITS`]).
     Ntt64,
 }
 
@@ -285,6 +294,9 @@ impl FastModulus {
     /// The kernel `pow` and `pow_many` run on for long exponents (`fmlm3` built if needed;
     /// a modulus that shares a factor with 2^l + 1 runs `ntt64` from `ntt64_pow_bits`).
     pub fn pow_kernel(&self) -> Kernel {
+        if self.ntt64_only() {
+            return Kernel::Ntt64;
+        }
         match self.pick(self.thresholds.spectral_pow_bits) {
             Kernel::Word if self.bits() >= self.thresholds.spectral_pow_bits => self.short_kernel(),
             k => k,
@@ -300,6 +312,9 @@ impl FastModulus {
     /// otherwise once it is).
     pub fn pow_kernel_for(&self, exp_bits: u64) -> Kernel {
         let bits = self.bits();
+        if self.ntt64_only() {
+            return Kernel::Ntt64;
+        }
         if bits < self.thresholds.spectral_pow_bits {
             return Kernel::Word;
         }
@@ -331,6 +346,9 @@ impl FastModulus {
     /// exponent bits from the short budget (atomically, so concurrent calls cannot overrun
     /// it) or builds `fmlm3`.
     fn take_pow_kernel(&self, exp_bits: u64) -> Kernel {
+        if self.ntt64_only() {
+            return Kernel::Ntt64;
+        }
         if self.bits() < self.thresholds.spectral_pow_bits {
             return Kernel::Word;
         }
@@ -351,7 +369,15 @@ impl FastModulus {
 
     /// The kernel `mul`, `sqr` and `mul_many` run on.
     pub fn mul_kernel(&self) -> Kernel {
+        if self.ntt64_only() {
+            return Kernel::Ntt64;
+        }
         self.pick(self.thresholds.spectral_mul_bits)
+    }
+
+    /// True above [`SPECTRAL_MAX_BITS`], where only `ntt64` is sub-quadratic.
+    fn ntt64_only(&self) -> bool {
+        self.bits() > SPECTRAL_MAX_BITS
     }
 
     fn pick(&self, cut: u64) -> Kernel {
@@ -480,10 +506,11 @@ impl FastModulus {
     }
 
     /// `base^exp mod N` in constant time in `base` and the bits of `exp` (word-level kernel at
-    /// every size; see [`fixed::pow_sec`]).
+    /// every size up to [`SPECTRAL_MAX_BITS`]; see [`fixed::pow_sec`]).
     ///
     /// # Errors
-    /// [`MontError::OperandOutOfRange`] naming `base`.
+    /// [`MontError::OperandOutOfRange`] naming `base`; [`MontError::SecModulusTooLarge`] above
+    /// [`SPECTRAL_MAX_BITS`] (a quadratic product there takes seconds).
     pub fn pow_sec(&self, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
         self.pow_sec_until(base, exp, Stop::never())
     }
@@ -499,6 +526,12 @@ impl FastModulus {
         exp: &[Limb],
         stop: &Stop,
     ) -> Result<Vec<Limb>, MontError> {
+        if self.ntt64_only() {
+            return Err(MontError::SecModulusTooLarge {
+                bits: self.bits(),
+                max: SPECTRAL_MAX_BITS,
+            });
+        }
         fixed::pow_sec_until(self.word(), base, exp, stop)
     }
 
@@ -775,7 +808,51 @@ mod tests {
     }
 
     #[test]
-    fn sizes_above_the_spectral_range_are_refused() {
+    fn above_fmlm3_everything_but_pow_sec_runs_ntt64() {
+        // Whatever the table says: the word level would be quadratic there.
+        let t = Thresholds {
+            spectral_mul_bits: u64::MAX,
+            spectral_pow_bits: u64::MAX,
+            ntt64_pow_bits: u64::MAX,
+        };
+        let mut n = vec![0u64; (SPECTRAL_MAX_BITS / 64) as usize];
+        n[0] = 1;
+        *n.last_mut().unwrap() = 1 << 63; // exactly SPECTRAL_MAX_BITS bits
+        let m = FastModulus::with_thresholds(&n, t).unwrap();
+        assert_eq!(
+            (m.mul_kernel(), m.pow_kernel()),
+            (Kernel::Word, Kernel::Word)
+        );
+        n.push(1);
+        for m in [
+            FastModulus::new(&n).unwrap(),
+            FastModulus::with_thresholds(&n, t).unwrap(),
+        ] {
+            assert_eq!(m.bits(), SPECTRAL_MAX_BITS + 1);
+            assert_eq!(
+                (
+                    m.mul_kernel(),
+                    m.pow_kernel(),
+                    m.pow_kernel_for(1),
+                    m.pow_kernel_for(1 << 20)
+                ),
+                (Kernel::Ntt64, Kernel::Ntt64, Kernel::Ntt64, Kernel::Ntt64)
+            );
+            assert_eq!(m.take_pow_kernel(1 << 20), Kernel::Ntt64);
+            assert_eq!(
+                m.pow_sec(&[3], &[5]),
+                Err(MontError::SecModulusTooLarge {
+                    bits: SPECTRAL_MAX_BITS + 1,
+                    max: SPECTRAL_MAX_BITS
+                })
+            );
+            // Nothing quadratic or fmlm3 was built by asking.
+            assert!(m.word.get().is_none() && m.spectral.get().is_none());
+        }
+    }
+
+    #[test]
+    fn sizes_above_the_ntt64_range_are_refused() {
         let mut n = vec![0u64; (MAX_BITS / 64) as usize];
         n[0] = 1;
         *n.last_mut().unwrap() = 1 << 63; // exactly MAX_BITS bits

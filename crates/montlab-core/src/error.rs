@@ -17,8 +17,16 @@ pub enum MontError {
     /// The modulus is 0, 1 or negative: there is no ring to compute in.
     ModulusTooSmall,
     /// The modulus is longer than [`crate::engine::MAX_BITS`], the largest size the spectral
-    /// kernel's transforms cover.
+    /// kernels' transforms cover.
     ModulusTooLarge {
+        /// Bits of the modulus given.
+        bits: u64,
+        /// The largest accepted.
+        max: u64,
+    },
+    /// The modulus is longer than [`crate::engine::SPECTRAL_MAX_BITS`], the largest that the
+    /// constant-time (word-level, quadratic) `pow_sec` takes.
+    SecModulusTooLarge {
         /// Bits of the modulus given.
         bits: u64,
         /// The largest accepted.
@@ -64,6 +72,10 @@ impl fmt::Display for MontError {
             Self::ModulusTooLarge { bits, max } => write!(
                 f,
                 "the modulus has {bits} bits; FastModulus and powm take up to {max} bits, the spectral kernel's largest transform (larger moduli: gmpy2, or the quadratic Cios engine)"
+            ),
+            Self::SecModulusTooLarge { bits, max } => write!(
+                f,
+                "the modulus has {bits} bits; pow_sec runs the constant-time word-level kernel, which takes up to {max} bits (a product there already takes seconds); use pow for larger moduli"
             ),
             Self::OperandOutOfRange { which } => write!(
                 f,
@@ -120,6 +132,9 @@ mod tests {
         assert!(MontError::ModulusTooLarge { bits: 9, max: 8 }
             .to_string()
             .contains("9 bits"));
+        assert!(MontError::SecModulusTooLarge { bits: 9, max: 8 }
+            .to_string()
+            .contains("pow_sec"));
         assert!(MontError::Interrupted.to_string().contains("interrupted"));
     }
 }

@@ -48,7 +48,8 @@ impl From<Error> for PyErr {
         match e {
             MontError::EvenModulus
             | MontError::ModulusTooSmall
-            | MontError::ModulusTooLarge { .. } => ModulusError::new_err(msg),
+            | MontError::ModulusTooLarge { .. }
+            | MontError::SecModulusTooLarge { .. } => ModulusError::new_err(msg),
             MontError::OperandOutOfRange { .. }
             | MontError::NegativeOperand { .. }
             | MontError::NegativeExponent

@@ -492,6 +492,7 @@ mod native {
         )?;
         m.add("IFMA", montlab_core::spectral::uses_ifma())?;
         m.add("MAX_BITS", montlab_core::engine::MAX_BITS)?;
+        m.add("SPECTRAL_MAX_BITS", montlab_core::engine::SPECTRAL_MAX_BITS)?;
         let build = pyo3::types::PyDict::new(m.py());
         build.set_item("rustc", env!("MONTLAB_RUSTC_VERSION"))?;
         build.set_item("target", env!("MONTLAB_TARGET"))?;

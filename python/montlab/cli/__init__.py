@@ -15,7 +15,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from typing import Any, Callable, TypeVar
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TypeVar
 
 import click
 from rich.console import Console
@@ -29,6 +30,31 @@ from montlab.vectors import hexify
 F = TypeVar("F", bound=Callable[..., Any])
 
 console = Console()
+
+#: From this modulus size (bits) one native call takes about a second or more (a one-shot powm
+#: at 2^20 bits: 0.2 s; at 10^7 bits: seconds): ``powm`` and ``mul`` then show a spinner with
+#: the elapsed time on stderr while it runs (on a terminal; the call reports no fraction done).
+LONG_CALL_BITS = 1 << 20
+
+
+@contextmanager
+def long_call(what: str, n: int) -> Iterator[None]:
+    """A spinner on stderr while ``what`` runs modulo ``n``, when ``n`` is long."""
+    if n.bit_length() < LONG_CALL_BITS:
+        yield
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        bar.add_task(f"{what} modulo a {n.bit_length()}-bit N", total=None)
+        yield
+
 
 #: Commands whose positional integers may be negative (so "-5" is an operand, not an option).
 _NUMERIC_ARGS = {"ignore_unknown_options": True}
@@ -222,7 +248,8 @@ def mul(
     m = Modulus(parse_operand(n, "N"))
     eng = m.engine(algo, "ref" if trace and layer is None else layer, **params)
     tr: list[dict[str, Any]] | None = [] if trace else None
-    result = m.mul(xv, yv, algo, eng.layer, tr, **params)
+    with long_call(f"{algo} product", m.n):
+        result = m.mul(xv, yv, algo, eng.layer, tr, **params)
     cfg = eng.config
     out: dict[str, Any] = {
         "algo": algo,
@@ -272,7 +299,8 @@ def powm(
     base, exp = parse_operand(b, "B"), parse_operand(e, "E")
     m = Modulus(parse_operand(n, "N"))
     eng = m.engine(algo, layer, **params)
-    result = m.pow(base, exp, algo, eng.layer, **params)
+    with long_call(f"{algo} powm", m.n):
+        result = m.pow(base, exp, algo, eng.layer, **params)
     if as_json:
         emit_json(
             {

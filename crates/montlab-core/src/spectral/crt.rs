@@ -6,13 +6,16 @@
 //! FMLM3, eqs. (11)-(12) (SPEC §1.4 steps 13-14), with the residue ring Q = q1 q2 q3 in place of
 //! the Fermat ring M.
 //!
-//! Coefficient bounds (u = 64, digits < 2^64, P <= 2^16, Q > 2^149.99):
-//! * cyclic sums of two products: 0 <= c_n <= 2 P (2^64 - 1)^2 < 2^145 < Q, read as is;
+//! Coefficient bounds (u = 64, digits < 2^64, Q > 2^149.99; P <= 2^16 for `fmlm3`, P <= 2^19
+//! for `ntt64`):
+//! * cyclic sums of two products (`fmlm3`): 0 <= c_n <= 2 P (2^64 - 1)^2 < 2^145 < Q, read as is;
+//! * cyclic single products (`ntt64`): 0 <= c_n <= P (2^64 - 1)^2 < 2^147 < Q;
 //! * plain products of [`super::product`] (one cyclic product, length L <= 2^21):
 //!   0 <= c_n <= L (2^64 - 1)^2 < 2^149 < Q;
-//! * nega-cyclic single products: |c_n| <= P (2^64 - 1)^2 < 2^144 < Q / 2, read from the
+//! * nega-cyclic single products: |c_n| <= P (2^64 - 1)^2 < 2^147 < Q / 2, read from the
 //!   symmetric range (-Q/2, Q/2]. SPEC §1.4 warns that a symmetric lift fails on a tight ring;
-//!   this ring has more than 2^5 of margin, so the lift is exact.
+//!   Q / 2 exceeds the bound by a factor of almost 4 at P = 2^19 (32 at P = 2^16), so the
+//!   lift is exact.
 //!
 //! Output: limbs of the sum in [0, 2^l) for the cyclic ring (with 2^l - 1 read as 0), or in
 //! [0, 2^l] for the nega-cyclic ring, where the value 2^l is returned as zero limbs plus a

@@ -112,16 +112,8 @@ impl NttTables {
         debug_assert!(z.iter().zip(&zi).all(|(&w, &wi)| mul_mod(w, wi, q) == 1));
         let zs: Vec<u64> = z.iter().map(|&w| pre(w)).collect();
         let zis: Vec<u64> = zi.iter().map(|&w| pre(w)).collect();
-        let scale = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 64, q), q);
-        let scale52 = mul_mod(inv_mod(len as u64 % q, q), pow_mod(2, 52, q), q);
-        let last = |s: u64, k: usize| {
-            let ws = mul_mod(zi[k], s, q);
-            [s, shoup_pre52(s, q), ws, shoup_pre52(ws, q)]
-        };
-        let last52 = [
-            [last(scale, 0), last(scale, 1)],
-            [last(scale52, 0), last(scale52, 1)],
-        ];
+        let (scale, scale52) = final_factors(len, q);
+        let last52 = last52(&zi, scale, scale52, q);
         // floor(w 2^52 / q) = floor(floor(w 2^64 / q) / 2^12); only IFMA CPUs read them.
         let (zs52, zis52) = if super::ifma_available() {
             (
@@ -145,6 +137,58 @@ impl NttTables {
             scale,
         }
     }
+}
+
+impl NttTables {
+    /// The tables of length `len` (a power of two, 2 <= len <= `self.len`) for the same prime,
+    /// copied out of these: with psi_L = psi_2L^2 and brv over lg 2L bits equal to twice brv
+    /// over lg L bits for k < L, z_L[k] = z_2L[k], so every table is a prefix of a longer one
+    /// (the inverses and Shoup constants too). Only the final factor depends on `len`. O(len)
+    /// copies, no product per entry.
+    ///
+    /// # Panics
+    /// If `len` is not a power of two in 2..=`self.len`.
+    #[must_use]
+    pub fn prefix(&self, len: usize) -> Self {
+        assert!(len.is_power_of_two() && (2..=self.len).contains(&len));
+        let q = self.prime.q;
+        let cut = |v: &Vec<u64>| v.get(..len).map_or_else(Vec::new, <[u64]>::to_vec);
+        let (scale, scale52) = final_factors(len, q);
+        Self {
+            prime: self.prime.clone(),
+            len,
+            z: cut(&self.z),
+            zs: cut(&self.zs),
+            zi: cut(&self.zi),
+            zis: cut(&self.zis),
+            scale,
+            scale_s: shoup_pre(scale, q),
+            zs52: cut(&self.zs52),
+            zis52: cut(&self.zis52),
+            last52: last52(&self.zi, scale, scale52, q),
+        }
+    }
+}
+
+/// P^-1 2^64 and P^-1 2^52 mod q: the inverse transform's final factors.
+fn final_factors(len: usize, q: u64) -> (u64, u64) {
+    let inv = inv_mod(len as u64 % q, q);
+    (
+        mul_mod(inv, pow_mod(2, 64, q), q),
+        mul_mod(inv, pow_mod(2, 52, q), q),
+    )
+}
+
+/// The IFMA inverse's last-level constants (see [`NttTables::last52`]).
+fn last52(zi: &[u64], scale: u64, scale52: u64, q: u64) -> [[[u64; 4]; 2]; 2] {
+    let last = |s: u64, k: usize| {
+        let ws = mul_mod(zi[k], s, q);
+        [s, shoup_pre52(s, q), ws, shoup_pre52(ws, q)]
+    };
+    [
+        [last(scale, 0), last(scale, 1)],
+        [last(scale52, 0), last(scale52, 1)],
+    ]
 }
 
 /// In-place forward transform, portable loops. `a.len() == t.len`, entries in [0, 4q) on
@@ -275,6 +319,25 @@ mod tests {
                         "prime {which} len {len} nega {nega}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_prefix_is_the_shorter_table() {
+        for which in 0..3 {
+            let big = NttTables::new(which, 1 << 10);
+            for len in [2usize, 4, 64, 512, 1 << 10] {
+                let (a, b) = (big.prefix(len), NttTables::new(which, len));
+                assert_eq!(
+                    (&a.z, &a.zs, &a.zi, &a.zis, &a.zs52, &a.zis52),
+                    (&b.z, &b.zs, &b.zi, &b.zis, &b.zs52, &b.zis52),
+                    "prime {which} len {len}"
+                );
+                assert_eq!(
+                    (a.len, a.scale, a.scale_s, a.last52),
+                    (b.len, b.scale, b.scale_s, b.last52)
+                );
             }
         }
     }

@@ -19,7 +19,8 @@
 //! exponents on it, while fmlm3 is not built.
 //!
 //! Ranges: N odd, 1 < N < 2^l with l = 64 P, P the least power of two >= s limbs (P >= 2,
-//! at most [`super::MAX_TRANSFORM_LEN`]); inputs x, y < N; output x y R^-1 mod N, fully
+//! at most [`MAX_LEN`], so N up to 2^25 bits, eight times fmlm3's range); inputs x, y < N;
+//! output x y R^-1 mod N, fully
 //! reduced (t = T_hi + H + [T_lo != 0] < 2N, one subtraction). Word size 64, radix 2^64.
 //! Transforms per operation (each a length-P transform for the three primes): squaring 10
 //! (x forward in both rings 2, T back 2, T_lo forward 2, m back 2, m forward 1, m N back 1);
@@ -36,11 +37,18 @@ use rayon::prelude::*;
 
 use super::crt::{add_small, sub_small, Crt};
 use super::ntt::NttTables;
-use super::{forward, inverse, MAX_TRANSFORM_LEN};
+use super::{forward, inverse};
 use crate::bigarith;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
 use crate::pow::MontKernel;
+
+/// Largest transform length: l = 64 * 2^19 = 2^25 bits. Every product here is one product of
+/// two P-digit operands, so a coefficient is below P 2^128 <= 2^147: cyclic ones below
+/// Q = q1 q2 q3 > 2^149.99, nega-cyclic ones of absolute value below Q / 2 (the symmetric
+/// read-out of [`super::crt`]); the primes' 2^22 | q - 1 gives the 2P-th roots. The setup's
+/// products (at most 2 P limbs) stay on [`super::product`]'s NTTs (up to 2^21 limbs).
+pub const MAX_LEN: usize = 1 << 19;
 
 /// From this transform length the six (ring, prime) transforms of a step run in parallel.
 const PARALLEL_LEN: usize = 1024;
@@ -128,7 +136,7 @@ impl<'a> Right<'a> {
 
 impl Ntt64Params {
     /// Precomputes the kernel for `modulus`: transform length P, the least power of two
-    /// (at least 2) with 64 P >= bitlen(N). `None` above 2^22 bits.
+    /// (at least 2) with 64 P >= bitlen(N). `None` above 2^25 bits ([`MAX_LEN`]).
     ///
     /// Cost: N' by Newton-Hensel lifting, R^2 mod N by one reciprocal ([`bigarith::pow2_rem`],
     /// Newton from 2^17 bits), and 5 transforms.
@@ -136,9 +144,12 @@ impl Ntt64Params {
     pub fn new(modulus: &OddModulus) -> Option<Self> {
         let s = modulus.limbs();
         let p = s.next_power_of_two().max(2);
-        if p > MAX_TRANSFORM_LEN {
+        if p > MAX_LEN {
             return None;
         }
+        // The setup's longest products (R^2 mod N's reciprocal) have length 4 P: built first,
+        // shorter ones are copied out of them (above 2^17, see `product::tables`).
+        let _longest = super::product::tables((4 * p).min(super::product::MAX_PRODUCT_LIMBS));
         let n = modulus.as_limbs().to_vec();
         let mut n_pad = n.clone();
         n_pad.resize(p, 0);

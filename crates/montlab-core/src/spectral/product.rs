@@ -9,7 +9,8 @@
 //!
 //! Ranges: any a, b (64-bit limbs) with len(a) + len(b) <= [`MAX_PRODUCT_LIMBS`] = 2^21, where
 //! every coefficient stays below L 2^128 <= 2^149 < q1 q2 q3. Word size 64 bits, radix 2^64.
-//! The twiddle tables of each length up to 2^17 are built once per process and kept.
+//! The twiddle tables of each length up to 2^17 are built once per process and kept; longer
+//! ones are copied out of the longest built so far ([`NttTables::prefix`]), which is kept.
 //!
 //! Left out: the IFMA loops (the portable ones run everywhere), truncated transforms for
 //! unbalanced operands, and constant time.
@@ -29,14 +30,41 @@ pub const MAX_PRODUCT_LIMBS: usize = 1 << 21;
 const PARALLEL_LEN: usize = 4096;
 
 /// Lengths up to this are kept once built: 2^17 covers every product of a 2^22-bit setup,
-/// whose tables then hold about 40 MiB; longer ones are built per product in O(L).
+/// whose tables then hold about 40 MiB.
 const CACHE_MAX_LEN: usize = 1 << 17;
+
+/// The three primes' tables at length `len`, on separate threads from [`PARALLEL_LEN`].
+fn build(len: usize) -> [NttTables; 3] {
+    if len < PARALLEL_LEN {
+        return [0, 1, 2].map(|which| NttTables::new(which, len));
+    }
+    let (t0, (t1, t2)) = rayon::join(
+        || NttTables::new(0, len),
+        || rayon::join(|| NttTables::new(1, len), || NttTables::new(2, len)),
+    );
+    [t0, t1, t2]
+}
 
 /// The tables of the three primes at length `len`, built on first use (shared with
 /// [`super::ntt64`], whose transforms have the same lengths).
+///
+/// Above [`CACHE_MAX_LEN`] (the setups of 2^22 to 2^25-bit moduli) one set is kept, the
+/// longest built so far (96 bytes per entry: 96 MiB at 2^20), and shorter lengths are copied
+/// out of it: building the tables again for every product was 30 % of a 10^7-bit setup.
 pub(crate) fn tables(len: usize) -> Arc<[NttTables; 3]> {
     if len > CACHE_MAX_LEN {
-        return Arc::new([0, 1, 2].map(|which| NttTables::new(which, len)));
+        static LONGEST: Mutex<Option<Arc<[NttTables; 3]>>> = Mutex::new(None);
+        let mut longest = LONGEST
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match longest.as_ref() {
+            Some(t) if t[0].len == len => return Arc::clone(t),
+            Some(t) if t[0].len > len => return Arc::new(t.each_ref().map(|t| t.prefix(len))),
+            _ => {}
+        }
+        let built = Arc::new(build(len));
+        *longest = Some(Arc::clone(&built));
+        return built;
     }
     static CACHE: OnceLock<Mutex<HashMap<usize, Arc<[NttTables; 3]>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
@@ -47,7 +75,7 @@ pub(crate) fn tables(len: usize) -> Arc<[NttTables; 3]> {
     {
         return Arc::clone(t);
     }
-    let built = Arc::new([0, 1, 2].map(|which| NttTables::new(which, len)));
+    let built = Arc::new(build(len));
     let mut guard = cache
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
