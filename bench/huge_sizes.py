@@ -54,12 +54,12 @@ print(json.dumps({"kernel": m.pow_kernel_for(64), "powm": powm, "powm_gmpy2": po
                   "pow64": pow64, "pow64_gmpy2": pow64_g}))
 """
 
-#: (key in a child's record, its gmpy2 peer, label)
+#: (key in a child's record, its gmpy2 peer, label, the peer's label or None when plotted already)
 MEASURES = [
-    ("powm", "powm_gmpy2", "one-shot powm, e = 65537"),
-    ("mul_first", "mul_gmpy2", "first product (setup included)"),
-    ("mul_second", "mul_gmpy2", "second product"),
-    ("pow64", "pow64_gmpy2", "pow, 64-bit exponent"),
+    ("powm", "powm_gmpy2", "one-shot powm, e = 65537", "gmpy2.powmod, e = 65537"),
+    ("mul_first", "mul_gmpy2", "first product (setup included)", "gmpy2: a * b % n"),
+    ("mul_second", "mul_gmpy2", "second product", None),
+    ("pow64", "pow64_gmpy2", "pow, 64-bit exponent", "gmpy2.powmod, 64-bit exponent"),
 ]
 
 
@@ -83,16 +83,16 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(6.5, 4))
     bits = [r["bits"] for r in rows]
-    for key, peer, label in MEASURES:
+    for key, peer, label, peer_label in MEASURES:
         line = ax.loglog(bits, [r[f"{key}_s"] for r in rows], marker="o", label=label, base=2)
-        if key != "mul_second":
+        if peer_label is not None:
             ax.loglog(
                 bits,
                 [r[f"{peer}_s"] for r in rows],
                 marker="x",
                 linestyle="--",
                 color=line[0].get_color(),
-                label=f"gmpy2: {label.split(',')[0].replace('first ', '')}",
+                label=peer_label,
                 base=2,
             )
     ax.set_xlabel("bits of N")
@@ -109,14 +109,18 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--sizes", type=int, nargs="+", default=SIZES)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--replot", action="store_true", help="only redraw the plot from --json")
     args = ap.parse_args()
+    if args.replot:
+        plot(json.loads(args.json.read_text())["rows"], args.json.with_suffix(".png"))
+        return
     rows: list[dict[str, Any]] = []
-    print(f"{'bits':>9} {'kernel':>7}" + "".join(f" {k:>11} {'/gmpy2':>7}" for k, _, _ in MEASURES))
+    print(f"{'bits':>9} {'kernel':>7}" + "".join(f" {k:>11} {'/gmpy2':>7}" for k, *_ in MEASURES))
     for bits in args.sizes:
         runs = [run(bits) for _ in range(args.rounds)]
         row: dict[str, Any] = {"bits": bits, "kernel": runs[0]["kernel"]}
         line = f"{bits:>9} {row['kernel']:>7}"
-        for key, peer, _ in MEASURES:
+        for key, peer, *_ in MEASURES:
             row[f"{key}_s"] = statistics.median(r[key] for r in runs)
             row[f"{peer}_s"] = statistics.median(r[peer] for r in runs)
             # per-round ratios against the same child's gmpy2, then their median

@@ -242,6 +242,33 @@ def rtl_formal(arch_name: str, sets: tuple[str, ...], depth: int | None, as_json
         raise SystemExit(1)
 
 
+@rtl.command("formal-block")
+@click.argument("block")
+@click.option("--k", "k", type=int, default=None, help="Ring width K (q = 2^K + 1) [default: 8].")
+@json_flag
+@handle_errors
+def rtl_formal_block(block: str, k: int | None, as_json: bool) -> None:
+    """Formal check of an arithmetic BLOCK for every input (SymbiYosys): fermat_addsub,
+    fermat_shift, fermat_reduce (at --k) or ntt64_reduce. Exit status 1 when it fails."""
+    from montlab.hw import formal_blocks
+
+    res = formal_blocks.formal_block(block, k)
+    if as_json:
+        emit_json(res)
+    else:
+        params = "".join(f", {k}={v}" for k, v in res["params"].items())
+        console.print(
+            f"{block}{params} ({formal_blocks.describe(block)}): {res['status']} "
+            f"for every input in {res['seconds']} s"
+        )
+        for line in res["failed"]:
+            console.print(f"  failed: {line}")
+        if res["failed"]:
+            console.print(f"  counterexample: {res['folder']}")
+    if res["status"] != "PASS":
+        raise SystemExit(1)
+
+
 @rtl.command("pnr")
 @click.argument("arch_name", metavar="ARCH")
 @set_option

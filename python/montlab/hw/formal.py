@@ -114,6 +114,36 @@ def _shim(folder: Path) -> dict[str, str]:
     return env
 
 
+def run_sby(folder: Path, script: str, name: str) -> tuple[str, str, float]:
+    """Writes ``script`` as ``folder/check.sby`` and runs SymbiYosys there; returns the status
+    (``PASS`` or ``FAIL``), the log text and the seconds taken. Any other outcome raises
+    :class:`HwError` naming ``name`` and the log."""
+    sby = folder / "check.sby"
+    sby.write_text(script)
+    env = _shim(folder)
+    log = folder / "sby.log"
+    t0 = time.monotonic()
+    with log.open("w") as f:
+        try:
+            subprocess.run(
+                [*_tool("yowasp-sby"), "-f", str(sby)],
+                cwd=folder,
+                env=env,
+                stdout=f,
+                stderr=subprocess.STDOUT,
+                timeout=TIMEOUT_S,
+            )
+        except subprocess.TimeoutExpired:
+            raise HwError(f"{name}: sby timed out after {TIMEOUT_S} s; see {log}") from None
+    text = log.read_text()
+    m = re.search(r"DONE \((PASS|FAIL|ERROR|UNKNOWN|TIMEOUT)", text)
+    if m is None or m.group(1) not in ("PASS", "FAIL"):
+        raise HwError(
+            f"{name}: sby did not conclude ({m.group(1) if m else 'no status'}); see {log}"
+        )
+    return m.group(1), text, round(time.monotonic() - t0, 1)
+
+
 def formal(
     arch: HwSpec,
     ap: HwParams,
@@ -151,29 +181,9 @@ def formal(
         names.append(src.name)
     if sources:
         raise ParameterError(f"{arch.name}: no such design file: {', '.join(sources)}")
-    sby = folder / "check.sby"
-    sby.write_text(_script(arch, ap, depth, [str(folder / n) for n in names]))
-    env = _shim(folder)
-    log = folder / "sby.log"
-    t0 = time.monotonic()
-    with log.open("w") as f:
-        try:
-            subprocess.run(
-                [*_tool("yowasp-sby"), "-f", str(sby)],
-                cwd=folder,
-                env=env,
-                stdout=f,
-                stderr=subprocess.STDOUT,
-                timeout=TIMEOUT_S,
-            )
-        except subprocess.TimeoutExpired:
-            raise HwError(f"{arch.name}: sby timed out after {TIMEOUT_S} s; see {log}") from None
-    text = log.read_text()
-    m = re.search(r"DONE \((PASS|FAIL|ERROR|UNKNOWN|TIMEOUT)", text)
-    if m is None or m.group(1) not in ("PASS", "FAIL"):
-        raise HwError(
-            f"{arch.name}: sby did not conclude ({m.group(1) if m else 'no status'}); see {log}"
-        )
+    status, text, seconds = run_sby(
+        folder, _script(arch, ap, depth, [str(folder / n) for n in names]), arch.name
+    )
     lines = HARNESS.read_text().splitlines()
     failed = sorted(
         {
@@ -184,11 +194,11 @@ def formal(
     return {
         "arch": arch.name,
         "params": ap.as_dict(),
-        "status": m.group(1),
+        "status": status,
         "depth": depth,
         "lat": lat,
         "rb": r_bits(arch, ap),
         "failed": failed,
-        "seconds": round(time.monotonic() - t0, 1),
+        "seconds": seconds,
         "folder": str(folder),
     }

@@ -147,9 +147,8 @@ impl Ntt64Params {
         if p > MAX_LEN {
             return None;
         }
-        // The setup's longest products (R^2 mod N's reciprocal) have length 4 P: built first,
-        // shorter ones are copied out of them (above 2^17, see `product::tables`).
-        let _longest = super::product::tables((4 * p).min(super::product::MAX_PRODUCT_LIMBS));
+        // The setup's longest products (R^2 mod N's reciprocal) have length 4 P.
+        let _longest = super::product::reserve(4 * p);
         let n = modulus.as_limbs().to_vec();
         let mut n_pad = n.clone();
         n_pad.resize(p, 0);

@@ -45,6 +45,13 @@ fn build(len: usize) -> [NttTables; 3] {
     [t0, t1, t2]
 }
 
+/// Before a run of products up to length `len` above [`CACHE_MAX_LEN`]: builds the longest
+/// first and returns it (keep it for the run), so the shorter ones are copied out of it rather
+/// than each built and then replaced. `None` within the cache's range.
+pub(crate) fn reserve(len: usize) -> Option<Arc<[NttTables; 3]>> {
+    (len > CACHE_MAX_LEN).then(|| tables(len.min(MAX_PRODUCT_LIMBS)))
+}
+
 /// The tables of the three primes at length `len`, built on first use (shared with
 /// [`super::ntt64`], whose transforms have the same lengths).
 ///
