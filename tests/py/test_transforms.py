@@ -243,15 +243,6 @@ def test_reduce_eq3_needs_two_additions() -> None:
     assert tr.reduce_eq3(z) == z % P64 == raw + 2 * P64
 
 
-def test_the_formal_harness_identities() -> None:
-    """rtl/formal/block_formal.v checks ntt64_reduce against g = z0 + 2^32 z1 - z1 - 2^32 z2
-    + 2^33 p mod p: 2^64 = 2^32 - 1 and 2^128 = -2^32 (mod p), and 0 <= g < 2^99."""
-    assert pow(2, 64, P64) == 2**32 - 1 and pow(2, 128, P64) == P64 - 2**32
-    m64 = 2**64 - 1
-    assert 0 + 0 - m64 - (m64 << 32) + (P64 << 33) >= 0  # the least g
-    assert m64 + (m64 << 32) + (P64 << 33) < 2**99  # the largest g
-
-
 def test_reduce_eq3(rng: random.Random) -> None:
     edge = [0, (1 << 192) - 1, P64, (1 << 192) - 2, 1, P64 - 1, P64 + 1, 2**64, 2**96,
             (2**32 - 1) << 96 | (2**32 - 1) << 128 | (2**32 - 1) << 160]  # fmt: skip

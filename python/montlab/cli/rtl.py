@@ -248,8 +248,8 @@ def rtl_formal(arch_name: str, sets: tuple[str, ...], depth: int | None, as_json
 @json_flag
 @handle_errors
 def rtl_formal_block(block: str, k: int | None, as_json: bool) -> None:
-    """Formal check of an arithmetic BLOCK for every input (SymbiYosys): fermat_addsub,
-    fermat_shift, fermat_reduce (at --k) or ntt64_reduce. Exit status 1 when it fails."""
+    """Formal check of a Fermat-ring BLOCK at width --k for every input (SymbiYosys):
+    fermat_addsub, fermat_shift or fermat_reduce. Exit status 1 when it fails."""
     from montlab.hw import formal_blocks
 
     res = formal_blocks.formal_block(block, k)
