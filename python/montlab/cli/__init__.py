@@ -31,9 +31,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 console = Console()
 
-#: From this modulus size (bits) one native call takes about a second or more (a one-shot powm
-#: at 2^20 bits: 0.2 s; at 10^7 bits: seconds): ``powm`` and ``mul`` then show a spinner with
-#: the elapsed time on stderr while it runs (on a terminal; the call reports no fraction done).
+#: From this modulus size (bits) one call takes from a fifth of a second (a one-shot powm with
+#: e = 65537 at 2^20 bits) to seconds (at 10^7 bits) or far longer (a full exponent): ``powm``
+#: and ``mul`` then show a spinner with the elapsed time on stderr while it runs (on a terminal;
+#: the call reports no fraction done).
 LONG_CALL_BITS = 1 << 20
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from montlab.errors import ParameterError
 from montlab.hw.flow import REPO, _digest, build_root
@@ -111,8 +111,3 @@ def formal_block(name: str, k: int | None = None, source: str | None = None) -> 
 def describe(name: str) -> str:
     """The function the harness checks for ``name``."""
     return BLOCKS[name][2]
-
-
-def blocks() -> Mapping[str, str]:
-    """Every block with a harness, and what it checks."""
-    return {n: b[2] for n, b in BLOCKS.items()}

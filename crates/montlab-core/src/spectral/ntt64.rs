@@ -20,8 +20,8 @@
 //!
 //! Ranges: N odd, 1 < N < 2^l with l = 64 P, P the least power of two >= s limbs (P >= 2,
 //! at most [`MAX_LEN`], so N up to 2^25 bits, eight times fmlm3's range); inputs x, y < N;
-//! output x y R^-1 mod N, fully
-//! reduced (t = T_hi + H + [T_lo != 0] < 2N, one subtraction). Word size 64, radix 2^64.
+//! output x y R^-1 mod N, fully reduced (t = T_hi + H + [T_lo != 0] < 2N, one subtraction).
+//! Word size 64, radix 2^64.
 //! Transforms per operation (each a length-P transform for the three primes): squaring 10
 //! (x forward in both rings 2, T back 2, T_lo forward 2, m back 2, m forward 1, m N back 1);
 //! product with a prepared right operand 10, unprepared 12; `from_mont` 6. From P = 1024 the
@@ -47,7 +47,7 @@ use crate::pow::MontKernel;
 /// two P-digit operands, so a coefficient is below P 2^128 <= 2^147: cyclic ones below
 /// Q = q1 q2 q3 > 2^149.99, nega-cyclic ones of absolute value below Q / 2 (the symmetric
 /// read-out of [`super::crt`]); the primes' 2^22 | q - 1 gives the 2P-th roots. The setup's
-/// products (at most 2 P limbs) stay on [`super::product`]'s NTTs (up to 2^21 limbs).
+/// products (transforms of length at most 4 P) stay on [`super::product`]'s NTTs (up to 2^21).
 pub const MAX_LEN: usize = 1 << 19;
 
 /// From this transform length the six (ring, prime) transforms of a step run in parallel.
