@@ -18,8 +18,8 @@ Besides, Yosys maps karatsuba_mul to ECP5 cells and counts its 18 x 18 multiplie
 (3 at 34 bits by default; 9 and 27 at 66 and 130 bits under rtl_wide).
 
 K sets: CI runs K = 8 and 12 (a K that is not a power of two, for the shifter) for the
-combinational blocks, K = 16 for the butterfly, K = 32 and 128 for the multiplier; rtl_wide runs
-K = 4 (exhaustive), 16, 32, 64 and 128. Seeds: the ``rng`` fixture (MONTLAB_SEED)
+combinational blocks, K = 16 for the butterfly, K = 32 for the multiplier; rtl_wide runs K = 4
+(exhaustive), 8, 16, 32, 64 and 128 (the multiplier's 130-bit Karatsuba at K = 128). Seeds: the ``rng`` fixture (MONTLAB_SEED)
 derives each cocotb seed, printed with the parameters; counts scale with MONTLAB_TEST_MULTIPLIER.
 """
 
@@ -95,7 +95,7 @@ def _kmul(w: int, base_lat: int = 3, level_lat: int = 4, base_w: int = 17) -> di
     return {"W": w, "BASE_W": base_w, "BASE_LAT": base_lat, "LEVEL_LAT": level_lat, "SW": 5}
 
 
-KMUL = [_kmul(34), _kmul(35, 1, 2)]  # 130 bits runs in CI inside fermat_mul at K = 128
+KMUL = [_kmul(34), _kmul(35, 1, 2)]
 KMUL_WIDE = [_kmul(130), _kmul(66), _kmul(17), _kmul(10, 0, 0, 3), _kmul(66, 2, 1),
              _kmul(130, 0, 3), _kmul(1, 1, 4)]  # fmt: skip
 
@@ -111,10 +111,10 @@ def test_rtl_karatsuba_mul_wide(rng: random.Random, params: dict[str, int]) -> N
     go(rng, "karatsuba_mul", params, "karatsuba_stream", MODULE, count=scaled(600))
 
 
-FMUL = [{"K": 32, "TW": 6}, {"K": 128}]
-#: Stream length per CI set: K = 128 (a 130-bit Karatsuba inside) simulates slowly, so fewer.
-FMUL_COUNT = {32: 600, 128: 150}
-FMUL_WIDE = [{"K": 8}, {"K": 16}, {"K": 64}, {"K": 64, "LEVEL_LAT": 1, "RED_LAT": 0}]
+FMUL = [{"K": 32, "TW": 6}]
+FMUL_WIDE = [{"K": 8}, {"K": 16}, {"K": 64}, {"K": 64, "LEVEL_LAT": 1, "RED_LAT": 0}, {"K": 128}]
+#: Stream length per set: K = 128 (a 130-bit Karatsuba inside) simulates slowly, so fewer.
+FMUL_COUNT = {128: 150}
 
 
 @pytest.mark.parametrize("params", [pytest.param(p, id=param_id(p)) for p in FMUL])
@@ -125,14 +125,15 @@ def test_rtl_fermat_mul(rng: random.Random, params: dict[str, int]) -> None:
         params,
         "fermat_mul_stream",
         MODULE,
-        count=scaled(FMUL_COUNT[params["K"]]),
+        count=scaled(FMUL_COUNT.get(params["K"], 600)),
     )
 
 
 @pytest.mark.rtl_wide
 @pytest.mark.parametrize("params", [pytest.param(p, id=param_id(p)) for p in FMUL_WIDE])
 def test_rtl_fermat_mul_wide(rng: random.Random, params: dict[str, int]) -> None:
-    go(rng, "fermat_mul", params, "fermat_mul_stream", MODULE, count=scaled(600))
+    count = scaled(FMUL_COUNT.get(params["K"], 600))
+    go(rng, "fermat_mul", params, "fermat_mul_stream", MODULE, count=count)
 
 
 def test_karatsuba_rule() -> None:
