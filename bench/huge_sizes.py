@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -64,15 +61,10 @@ MEASURES = [
 
 
 def run(bits: int) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "python")}
-    res = subprocess.run(
-        [sys.executable, "-c", CHILD, str(bits)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(res.stdout)
+    from record import run_child
+
+    result: dict[str, Any] = run_child(CHILD, str(REPO / "python"), str(bits))
+    return result
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:

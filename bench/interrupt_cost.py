@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -71,15 +69,10 @@ print(json.dumps(out))
 
 
 def run(pythonpath: str) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": pythonpath}
-    res = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps(CASES)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(res.stdout)
+    from record import run_child
+
+    result: dict[str, float] = run_child(CHILD, pythonpath, json.dumps(CASES))
+    return result
 
 
 def main() -> None:

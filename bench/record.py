@@ -1,9 +1,12 @@
-"""The JSON record every bench script writes: the command that made it, the commit, the date,
-then the script's own fields (rows, rounds, ...)."""
+"""What every bench script shares: its JSON record (the command that made it, the commit, the
+date, then the script's own fields) and its child processes (one Python per measurement, with
+the montlab under test on PYTHONPATH, printing one JSON object)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,3 +25,16 @@ def write_record(path: Path, **fields: Any) -> None:
         "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
     }
     path.write_text(json.dumps({**head, **fields}, indent=2) + "\n")
+
+
+def run_child(code: str, pythonpath: str, *args: str) -> Any:
+    """Runs ``code`` in a fresh interpreter with ``pythonpath`` and ``args``; returns the JSON
+    it prints (a failed child raises ``CalledProcessError``)."""
+    res = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env={**os.environ, "PYTHONPATH": pythonpath},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(res.stdout)

@@ -19,11 +19,7 @@ command and commit, and plots the times against the size.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -60,15 +56,10 @@ print(json.dumps({"first": first, "oneshot": oneshot, "second": second, "gmpy2":
 
 
 def run(pythonpath: str, bits: int) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": pythonpath}
-    res = subprocess.run(
-        [sys.executable, "-c", CHILD, str(bits)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(res.stdout)
+    from record import run_child
+
+    result: dict[str, Any] = run_child(CHILD, pythonpath, str(bits))
+    return result
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:

@@ -226,14 +226,22 @@ def rtl_formal(arch_name: str, sets: tuple[str, ...], depth: int | None, as_json
 
     arch, ap = _resolve(arch_name, sets)
     res = formal.formal(arch, ap, depth)
+    params = ", ".join(f"{k}={v}" for k, v in res["params"].items())
+    _formal_report(
+        res,
+        as_json,
+        f"{arch.name} ({params}): {res['status']} to depth {res['depth']} "
+        f"(LAT {res['lat']}, r = 2^{res['rb']}) in {res['seconds']} s",
+    )
+
+
+def _formal_report(res: dict[str, Any], as_json: bool, headline: str) -> None:
+    """Prints a formal result (JSON, or the headline and any failed assertions) and exits with
+    status 1 unless it passed."""
     if as_json:
         emit_json(res)
     else:
-        params = ", ".join(f"{k}={v}" for k, v in res["params"].items())
-        console.print(
-            f"{arch.name} ({params}): {res['status']} to depth {res['depth']} "
-            f"(LAT {res['lat']}, r = 2^{res['rb']}) in {res['seconds']} s"
-        )
+        console.print(headline)
         for line in res["failed"]:
             console.print(f"  failed: {line}")
         if res["failed"]:
@@ -253,20 +261,12 @@ def rtl_formal_block(block: str, k: int | None, as_json: bool) -> None:
     from montlab.hw import formal_blocks
 
     res = formal_blocks.formal_block(block, k)
-    if as_json:
-        emit_json(res)
-    else:
-        params = "".join(f", {k}={v}" for k, v in res["params"].items())
-        console.print(
-            f"{block}{params} ({formal_blocks.describe(block)}): {res['status']} "
-            f"for every input in {res['seconds']} s"
-        )
-        for line in res["failed"]:
-            console.print(f"  failed: {line}")
-        if res["failed"]:
-            console.print(f"  counterexample: {res['folder']}")
-    if res["status"] != "PASS":
-        raise SystemExit(1)
+    _formal_report(
+        res,
+        as_json,
+        f"{block}, K={res['params']['K']} ({formal_blocks.describe(block)}): {res['status']} "
+        f"for every input in {res['seconds']} s",
+    )
 
 
 @rtl.command("pnr")
