@@ -12,10 +12,17 @@
 //   groups; PINGPONG (0: stages run in place in the current group; 1: a stage reads one group
 //   and writes the other, which needs GROUPS = 2); ORDER (0: consecutive butterflies, ISM3
 //   Fig. 9; 1: split halves, FMLM3 Fig. 8); OMEGA_LOG2 = g, the root omega = 2^g (g D = 2K: a
-//   primitive D-th root); A_LOG2 = a, the nega-cyclic root A = 2^a (a 2D = 2K; 0: none).
+//   primitive D-th root); A_LOG2 = a, the nega-cyclic root A = 2^a (a 2D = 2K; 0: none);
+//   SQRT2 = 1: FMLM3's c = 1/2 ring (K = D/2, omega = 2, A = sqrt 2 = 2^(3D/8) - 2^(D/8), eq.
+//   (14) as corrected in SPEC 1.2), where the nega-cyclic twiddle of the last stage (J = 1) is
+//   the half-integer power of eq. (23), applied by a 2-rank supplemental block; RD_LAT extra
+//   ranks after the RAM read and SW_LAT ranks in the channel switch (FMLM3 Sec. 5.5: a 6-cycle
+//   butterfly structure, a 2-cycle channel switch and 3 read/write cycles are BFLY_LAT = 6,
+//   SW_LAT = 2, RD_LAT = 1).
 // Function: the vector x goes through jn_i stages starting at stage j0_i. Stage j
 //   (J = 2^(L-1-j), L = lg D) maps (x_2k, x_2k+1) to (x_k, x_k+D/2) = (x_2k + t, x_2k - t),
-//   t = x_2k+1 2^e, e = (sign_i ? -1 : 1) g floor(k/J) J + (nega_i ? a J : 0) mod 2K. So
+//   t = x_2k+1 2^e, e = (sign_i ? -1 : 1) g floor(k/J) J + (nega_i ? a J : 0) mod 2K (SQRT2:
+//   J/2 for J >= 2, and t = x_2k+1 2^e (2^(3D/8) - 2^(D/8)) for J = 1). So
 //   j0_i = 0, jn_i = L on a bit-reversed input gives ISM3's FFT (sign_i = 0) and IFFT before
 //   its 2^-L scaling (sign_i = 1), FMLM3's CT (sign_i = 1), NCT (sign_i = 1, nega_i = 1) and
 //   the inverse network (sign_i = 0) before their scalings, all in natural order.
@@ -29,9 +36,8 @@
 //   2^ext_rexp_i (the inverse scalings 2^-L, P^-1, (A^n P)^-1 are powers of two) on
 //   ext_rdata_o two cycles later, with ext_rvalid_o.
 // Ranges: entries in [0, q); any exponent word; 1 <= jn_i, j0_i + jn_i <= L.
-// Left out: FMLM3's c = 1/2 (sqrt 2) stage; stalling; a second external port (one sample per
-//   cycle each way).
-// Schedule (B = BFLY_LAT): start_i is taken while busy_o is low; stage s of the run issues
+// Left out: stalling; a second external port (one sample per cycle each way).
+// Schedule (B = BFLY_LAT + RD_LAT + SW_LAT): start_i is taken while busy_o is low; stage s of the run issues
 //   cycle c = 0..S-1 in cycle 1 + s PER + c, PER = max(S, S/2 + B + 2); the data reach the
 //   butterflies one cycle later.
 //   ORDER 0: cycle c reads address c of every bank; butterfly k = LANES c + l (lane l) takes
@@ -43,6 +49,10 @@
 //   2c + 1 mod S of banks 2l, 2l+1 (c < S/2) or 2l+1, 2l+2 (c >= S/2); all 2 LANES outputs go
 //   to address c, B + 1 cycles after the issue (no channel switch). The last write is in cycle
 //   (jn - 1) PER + S + B + 1.
+//   SQRT2: a nega-cyclic run whose last stage is J = 1 takes that stage's butterflies through
+//   the supplemental block, 2 cycles more: its writes, and done_o, come 2 cycles later. The
+//   previous stage's last write (S + B - ORDER + 1 after its start) precedes them, since
+//   PER >= S.
 //   PER is the shortest period at which stage s + 1 reads nothing before stage s has written
 //   it (both orders). done_o is high in the cycle after the last write; busy_o is high from
 //   the cycle after start_i up to the last write. swap_i takes effect at the clock edge
@@ -61,7 +71,10 @@ module fermat_ntt #(
   parameter integer PINGPONG   = 0,
   parameter integer ORDER      = 0,
   parameter integer OMEGA_LOG2 = 2,
-  parameter integer A_LOG2     = 0
+  parameter integer A_LOG2     = 0,
+  parameter integer SQRT2      = 0,
+  parameter integer RD_LAT     = 0,
+  parameter integer SW_LAT     = 0
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -93,10 +106,12 @@ module fermat_ntt #(
   localparam integer LB    = $clog2(NB);
   localparam integer S     = D / NB;             // issue cycles (addresses) per stage
   localparam integer AB    = $clog2(S);
-  localparam integer RAW_GAP = S / 2 + BFLY_LAT + 2;
+  localparam integer BT    = BFLY_LAT + RD_LAT + SW_LAT;  // issue to write, less 1
+  localparam integer RAW_GAP = S / 2 + BT + 2;
   localparam integer PER   = (S > RAW_GAP) ? S : RAW_GAP;
-  localparam integer LAST  = S + BFLY_LAT + 1 - ORDER;   // a run's last write, in its stage
-  localparam integer TW    = (PER > LAST ? PER : LAST) + 1;
+  localparam integer LAST  = S + BT + 1 - ORDER;         // a run's last write, in its stage
+  localparam integer SUPP  = (SQRT2 != 0) ? 2 : 0;       // the supplemental block's ranks
+  localparam integer TW    = (PER > LAST + SUPP ? PER : LAST + SUPP) + 1;
   localparam integer TB    = $clog2(TW + 1);
   localparam integer GB    = (GROUPS == 2) ? 1 : 0;     // group address bit
   localparam integer PP    = (PINGPONG != 0) ? 1 : 0;  // stages alternate groups
@@ -107,6 +122,8 @@ module fermat_ntt #(
   generate
     if (K < 2 || D < 4 * LANES || (1 << L) != D || LANES < 1 || (1 << LB) != NB ||
         BFLY_LAT < 1 || PINGPONG < 0 || PINGPONG > 1 || GROUPS < 1 || GROUPS > 2 ||
+        RD_LAT < 0 || SW_LAT < 0 || SQRT2 < 0 || SQRT2 > 1 ||
+        (SQRT2 == 1 && (2 * K != D || OMEGA_LOG2 != 1 || A_LOG2 != 0 || D < 16)) ||
         ORDER < 0 || ORDER > 1 ||
         (PINGPONG == 1 && GROUPS != 2) || OMEGA_LOG2 * D != 2 * K ||
         (A_LOG2 != 0 && A_LOG2 * 2 * D != 2 * K)) begin : g_illegal
@@ -123,7 +140,10 @@ module fermat_ntt #(
   wire        issue = busy_q && (t32 < S);
   wire        last  = (left_q == {{(LW-1){1'b0}}, 1'b1});
   wire        next_stage = busy_q && !last && (t32 == PER - 1);
-  wire        finish     = busy_q && last && (t32 == LAST);
+  // SQRT2: the last stage of a nega-cyclic run ends at J = 1 (stage L - 1) in the supplemental
+  // block, 2 cycles later.
+  wire        supp_run   = (SQRT2 != 0) && nega_q && (j_q == L[LW-1:0] - 1'b1);
+  wire        finish     = busy_q && last && (t32 == LAST + (supp_run ? SUPP : 0));
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -181,22 +201,28 @@ module fermat_ntt #(
     wire [31:0] base = (k >> jsh) << jsh;
     wire [31:0] eg   = OMEGA_LOG2 * base;                 // < K: g D = 2K, base < D/2
     wire [31:0] e1   = (sign_q && eg != 0) ? 2 * K - eg : eg;
-    wire [31:0] e2   = e1 + (nega_q ? A_LOG2 * bigj : 32'd0);
+    // The nega-cyclic part A^J = 2^(a J); SQRT2: 2^(J/2), and for J = 1 the supplemental
+    // block's factor sqrt 2 (its shifts are added there).
+    wire [31:0] an   = (SQRT2 != 0) ? (bigj >> 1) : A_LOG2 * bigj;
+    wire [31:0] e2   = e1 + (nega_q ? an : 32'd0);
     wire [31:0] e3   = (e2 >= 2 * K) ? e2 - 2 * K : e2;
     assign exps[l*EW +: EW] = e3[EW-1:0];
     wire unused_e3 = ^e3[31:EW];
   end
+  wire sup_iss = (SQRT2 != 0) && nega_q && (jsh == 0);   // this issue takes the sqrt 2 path
 
-  // Aligned with the RAM output: valid, exponents, tag {c, write group, stage parity}.
+  // Aligned with the RAM output (and RD_LAT ranks later, with the butterflies' operands):
+  // valid, exponents, the sqrt 2 flag, tag {c, write group, stage parity}.
   wire                v1;
   wire [EW*LANES-1:0] exps1;
   wire [TAGW-1:0]     tag1;
-  delay_line #(.W(1), .N(1), .RST(1)) u_v1 (
+  wire                sup1;
+  delay_line #(.W(1), .N(1 + RD_LAT), .RST(1)) u_v1 (
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i(issue), .q_o(v1)
   );
-  delay_line #(.W(EW * LANES + TAGW), .N(1)) u_t1 (
-    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ PP[0], par_q}),
-    .q_o({exps1, tag1})
+  delay_line #(.W(EW * LANES + TAGW + 1), .N(1 + RD_LAT)) u_t1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ PP[0], par_q, sup_iss}),
+    .q_o({exps1, tag1, sup1})
   );
 
   // --- the banks -------------------------------------------------------------------------------
@@ -281,19 +307,93 @@ module fermat_ntt #(
   );
 
   // --- butterflies ------------------------------------------------------------------------------
+  // The RAM words, RD_LAT ranks later (FMLM3: the third read/write cycle).
+  wire [(K+1)*NB-1:0] rflat, rflat1;
+  for (b = 0; b < NB; b = b + 1) begin : g_rflat
+    assign rflat[b*(K+1) +: K+1] = rdata[b];
+  end
+  delay_line #(.W((K + 1) * NB), .N(RD_LAT)) u_rd (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(rflat), .q_o(rflat1)
+  );
+  wire [LANES-1:0]      bv0;
+  wire [TAGW-1:0]       btag0 [0:LANES-1];
+  wire [K:0]            bs0   [0:LANES-1];
+  wire [K:0]            bd0   [0:LANES-1];
+  wire hf1 = (ORDER != 0) && tag1[TAGW-1];   // ORDER 1: the issue was in the second half
+  for (l = 0; l < LANES; l = l + 1) begin : g_bfly
+    // ORDER 1, second half: x_2n in bank 2l + 1, x_2n+1 in bank 2l + 2 (mod 2 LANES).
+    wire [K:0] ra = rflat1[(2*l)*(K+1) +: K+1];
+    wire [K:0] rb = rflat1[(2*l+1)*(K+1) +: K+1];
+    wire [K:0] rc = rflat1[((2*l+2) % NB)*(K+1) +: K+1];
+    wire [K:0] ba = hf1 ? rb : ra;
+    wire [K:0] bb = hf1 ? rc : rb;
+    wire [EW-1:0] be = exps1[l*EW +: EW];
+    wire          fv;
+    wire [TAGW-1:0] ftag;
+    wire [K:0]    fa, fb;
+    wire [EW-1:0] fe;
+    if (SQRT2 != 0) begin : g_supp
+      // Supplemental block (FMLM3 Fig. 4, eq. (23)): b 2^e sqrt 2 = b 2^(e + 3D/8) - b 2^(e + D/8)
+      // in two ranks (the shifts, then the difference); the butterfly then shifts by 0. Other
+      // stages bypass it; the two paths never carry a pair in the same cycle.
+      localparam integer SA = 3 * D / 8, SB = D / 8;
+      wire [31:0] e32 = {{(32-EW){1'b0}}, be};
+      wire [31:0] ea = (e32 + SA >= 2 * K) ? e32 + SA - 2 * K : e32 + SA;
+      wire [31:0] eb = (e32 + SB >= 2 * K) ? e32 + SB - 2 * K : e32 + SB;
+      wire [K:0] ta, tb;
+      fermat_shift #(.K(K), .EW(EW)) u_sa (.x_i(bb), .e_i(ea[EW-1:0]), .y_o(ta));
+      fermat_shift #(.K(K), .EW(EW)) u_sb (.x_i(bb), .e_i(eb[EW-1:0]), .y_o(tb));
+      wire          sv1, sv2;
+      wire [TAGW-1:0] stag1, stag2;
+      wire [K:0]    sa1, sta1, stb1, sa2, sd;
+      delay_line #(.W(1), .N(1), .RST(1)) u_sv1 (
+        .clk_i(clk_i), .rst_ni(rst_ni), .d_i(v1 && sup1), .q_o(sv1)
+      );
+      delay_line #(.W(TAGW + 3 * (K + 1)), .N(1)) u_sd1 (
+        .clk_i(clk_i), .rst_ni(rst_ni), .d_i({tag1, ba, ta, tb}), .q_o({stag1, sa1, sta1, stb1})
+      );
+      wire [K:0] unused_sum;
+      fermat_addsub #(.K(K)) u_sdiff (.a_i(sta1), .b_i(stb1), .s_o(unused_sum), .d_o(sd));
+      delay_line #(.W(1), .N(1), .RST(1)) u_sv2 (
+        .clk_i(clk_i), .rst_ni(rst_ni), .d_i(sv1), .q_o(sv2)
+      );
+      wire [K:0] sb2;
+      delay_line #(.W(TAGW + 2 * (K + 1)), .N(1)) u_sd2 (
+        .clk_i(clk_i), .rst_ni(rst_ni), .d_i({stag1, sa1, sd}), .q_o({stag2, sa2, sb2})
+      );
+      assign fv   = sv2 || (v1 && !sup1);
+      assign ftag = sv2 ? stag2 : tag1;
+      assign fa   = sv2 ? sa2 : ba;
+      assign fb   = sv2 ? sb2 : bb;
+      assign fe   = sv2 ? {EW{1'b0}} : be;
+      wire unused_s = ^{ea[31:EW], eb[31:EW], unused_sum};
+    end else begin : g_nosupp
+      assign fv   = v1;
+      assign ftag = tag1;
+      assign fa   = ba;
+      assign fb   = bb;
+      assign fe   = be;
+      wire unused_sup = sup1;
+    end
+    fermat_bfly #(.K(K), .EW(EW), .TW(TAGW), .LATENCY(BFLY_LAT)) u_bfly (
+      .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(fv), .tag_i(ftag),
+      .a_i(fa), .b_i(fb), .e_i(fe),
+      .valid_o(bv0[l]), .tag_o(btag0[l]), .s_o(bs0[l]), .d_o(bd0[l])
+    );
+  end
+
+  // The channel switch's SW_LAT ranks (FMLM3: 2) on the butterflies' outputs.
   wire [LANES-1:0]      bv;
   wire [TAGW-1:0]       btag [0:LANES-1];
   wire [K:0]            bs   [0:LANES-1];
   wire [K:0]            bd   [0:LANES-1];
-  wire hf1 = (ORDER != 0) && tag1[TAGW-1];   // ORDER 1: the issue was in the second half
-  for (l = 0; l < LANES; l = l + 1) begin : g_bfly
-    // ORDER 1, second half: x_2n in bank 2l + 1, x_2n+1 in bank 2l + 2 (mod 2 LANES).
-    wire [K:0] ba = hf1 ? rdata[2*l+1] : rdata[2*l];
-    wire [K:0] bb = hf1 ? rdata[(2*l+2) % NB] : rdata[2*l+1];
-    fermat_bfly #(.K(K), .EW(EW), .TW(TAGW), .LATENCY(BFLY_LAT)) u_bfly (
-      .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(v1), .tag_i(tag1),
-      .a_i(ba), .b_i(bb), .e_i(exps1[l*EW +: EW]),
-      .valid_o(bv[l]), .tag_o(btag[l]), .s_o(bs[l]), .d_o(bd[l])
+  for (l = 0; l < LANES; l = l + 1) begin : g_sw
+    delay_line #(.W(1), .N(SW_LAT), .RST(1)) u_swv (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(bv0[l]), .q_o(bv[l])
+    );
+    delay_line #(.W(TAGW + 2 * (K + 1)), .N(SW_LAT)) u_swd (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({btag0[l], bs0[l], bd0[l]}),
+      .q_o({btag[l], bs[l], bd[l]})
     );
   end
 

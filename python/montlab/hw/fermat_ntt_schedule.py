@@ -5,7 +5,8 @@ RTL tests compare the simulated cycles with it, and the reports label it as a mo
 
 Contract:
   * :class:`Engine` holds the parameters that shape the schedule: D points, LANES butterflies
-    per cycle, B = BFLY_LAT, PINGPONG and ORDER (0: consecutive butterflies, ISM3; 1: split
+    per cycle, B = BFLY_LAT + RD_LAT + SW_LAT (every rank from the RAM's output to the write),
+    PINGPONG and ORDER (0: consecutive butterflies, ISM3; 1: split
     halves, butterflies c + l S, FMLM3). S = D / (2 LANES) issue cycles per stage.
   * Closed forms (the RTL header states them): the stage period PER = max(S, S/2 + B + 2) for
     both orders; a run of n stages writes its last word in cycle (n - 1) PER + S + B + 2 - ORDER
@@ -64,13 +65,15 @@ class Engine:
         """PER = max(S, S/2 + B + 2): stage s + 1 issues PER cycles after stage s."""
         return max(self.s, self.s // 2 + self.bfly_lat + 2)
 
-    def last_write(self, n: int) -> int:
-        """Cycle of the last write of an n-stage run (start cycle 0, first issue cycle 1)."""
-        return (n - 1) * self.period + self.s + self.bfly_lat + 2 - self.order
+    def last_write(self, n: int, supp: bool = False) -> int:
+        """Cycle of the last write of an n-stage run (start cycle 0, first issue cycle 1);
+        ``supp``: its last stage goes through the 2-rank sqrt 2 supplemental block."""
+        extra = 2 if supp else 0
+        return (n - 1) * self.period + self.s + self.bfly_lat + 2 - self.order + extra
 
-    def done_cycle(self, n: int) -> int:
+    def done_cycle(self, n: int, supp: bool = False) -> int:
         """The cycle in which done_o is high: one after the last write."""
-        return self.last_write(n) + 1
+        return self.last_write(n, supp) + 1
 
     @property
     def races(self) -> bool:

@@ -20,6 +20,7 @@ rtl_wide. Seeds: the ``rng`` fixture (MONTLAB_SEED); counts scale with MONTLAB_T
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -41,10 +42,20 @@ def _eng(
     a: int = 0,
     groups: int = 0,
     order: int = 0,
+    sqrt2: int = 0,
+    rd: int = 0,
+    sw: int = 0,
 ) -> dict[str, int]:
     """Engine parameters; GROUPS defaults to 2 with ping-pong, else 1."""
     return {"K": k, "D": d, "LANES": lanes, "BFLY_LAT": lat, "GROUPS": groups or 1 + pp,
-            "PINGPONG": pp, "ORDER": order, "OMEGA_LOG2": g, "A_LOG2": a}  # fmt: skip
+            "PINGPONG": pp, "ORDER": order, "OMEGA_LOG2": g, "A_LOG2": a, "SQRT2": sqrt2,
+            "RD_LAT": rd, "SW_LAT": sw}  # fmt: skip
+
+
+def _fmlm3_depths(p_len: int, bfs: int) -> dict[str, int]:
+    """FMLM3's transform unit (Sec. 5.5) on the c = 1/2 ring: split halves, two RAM groups, a
+    6-cycle butterfly structure, a 2-cycle channel switch and 3 read/write cycles."""
+    return _eng(p_len // 2, p_len, bfs, 6, 1, 1, order=1, sqrt2=1, rd=1, sw=2)
 
 
 ISM3 = ["ism3_fwd", "ism3_inv"]
@@ -59,7 +70,10 @@ NTT = [
     (_eng(32, 16, 2, 3, 0, 4, 2, 2), FMLM3),  # in place, a second group for staging
     (_eng(32, 16, 2, 3, 0, 4, 2, order=1), FMLM3),  # split halves (FMLM3's issue order)
     (_eng(32, 32, 2, 2, 1, 2, order=1), ISM3),
+    (_fmlm3_depths(32, 2), FMLM3),  # A = sqrt 2, FMLM3's depths
 ]
+#: Table 5's transform lengths and butterfly counts (eqs. (28)-(29), measured by TABLE5 below).
+TABLE5_SETS = [(p, n) for p in (32, 64, 128) for n in (1, 2, 4)]
 NTT_WIDE = [
     (_eng(64, 64, 4, 2, 1, 2), ISM3),  # ISM3 Table III, 926 bits
     (_eng(64, 128, 4, 2, 1, 1), ISM3),  # 1790 bits
@@ -79,6 +93,8 @@ NTT_WIDE = [
     (_eng(128, 64, 4, 6, 0, 4, 2, order=1), FMLM3),
     (_eng(8, 8, 1, 1, 0, 2, 1, order=1), FMLM3),
     (_eng(128, 256, 4, 15, 0, 1, order=1), ISM3),  # B + 1 = S/2: no race
+    (_eng(8, 16, 1, 1, 1, 1, order=1, sqrt2=1), FMLM3),  # A = sqrt 2, P = 16 (SPEC 6 item 3)
+    (_eng(64, 128, 2, 1, 1, 1, order=1, sqrt2=1, rd=2, sw=1), FMLM3),
 ]
 
 
@@ -99,17 +115,34 @@ def test_rtl_fermat_ntt_wide(rng: random.Random, params: dict[str, int], kinds: 
     _run(rng, params, kinds)
 
 
+@pytest.mark.parametrize(
+    ("p_len", "bfs"),
+    [pytest.param(p, n, id=f"P{p} n{n}", marks=[] if p == 32 and n < 4 else [pytest.mark.rtl_wide])
+     for p, n in TABLE5_SETS],
+)  # fmt: skip
+def test_rtl_fermat_ntt_table5(rng: random.Random, p_len: int, bfs: int) -> None:
+    """FMLM3 Table 5 measured: with the paper's depths, CT and NCT (A = sqrt 2: +2) end exactly
+    at eqs. (28)-(29) (montlab.cycles.fmlm3.transform_cycles), and all four kinds are right."""
+    from montlab.cycles.fmlm3 import transform_cycles
+
+    params = _fmlm3_depths(p_len, bfs)
+    eng = _engine(params)
+    v = p_len.bit_length() - 1
+    assert eng.done_cycle(v) == transform_cycles("ct", p_len, bfs)
+    assert eng.done_cycle(v, supp=True) == transform_cycles("nct", p_len, bfs, sqrt2=True)
+    _run(rng, params, FMLM3)
+
+
+def _engine(params: dict[str, int]) -> Engine:
+    """The schedule model of a parameter set (B: every rank from the RAM to the write)."""
+    lat = params["BFLY_LAT"] + params.get("RD_LAT", 0) + params.get("SW_LAT", 0)
+    return Engine(params["D"], params["LANES"], lat, bool(params["PINGPONG"]), params["ORDER"])
+
+
 def test_race_sets_match_the_model() -> None:
     """The "race" sets race in the model and their ping-pong twins do not."""
     for params, kinds in NTT + NTT_WIDE:
-        eng = Engine(
-            params["D"],
-            params["LANES"],
-            params["BFLY_LAT"],
-            bool(params["PINGPONG"]),
-            params["ORDER"],
-        )
-        assert eng.races == (kinds == ["race"]), params
+        assert _engine(params).races == (kinds == ["race"]), params
 
 
 # --- cocotb: the checkers (run inside the simulator) -----------------------------------------------
@@ -128,9 +161,7 @@ class NttBench:
         self.dut, self.p, self.chk = dut, params, chk
         self.k, self.d = params["K"], params["D"]
         self.l = self.d.bit_length() - 1
-        self.eng = Engine(
-            self.d, params["LANES"], params["BFLY_LAT"], bool(params["PINGPONG"]), params["ORDER"]
-        )
+        self.eng = _engine(params)
 
     async def reset(self) -> None:
         dut = self.dut
@@ -184,7 +215,8 @@ class NttBench:
         dut.j0_i.value, dut.jn_i.value = j0, jn
         await FallingEdge(dut.clk_i)  # cycle 1: the first issue
         dut.start_i.value = 0
-        want = self.eng.done_cycle(jn)
+        supp = bool(self.p.get("SQRT2")) and nega == 1 and j0 + jn == self.l
+        want = self.eng.done_cycle(jn, supp)
         cycle = 1
         while cycle <= want + 8:
             busy, done = int(dut.busy_o.value), int(dut.done_o.value)
@@ -208,7 +240,7 @@ def _ring_ism3(k: int, d: int) -> tf.Ism3Ring:
 
 
 def _ring_fmlm3(k: int, d: int) -> tf.FermatRing:
-    return tf.FermatRing(d.bit_length() - 1, k // d)
+    return tf.FermatRing(d.bit_length() - 1, Fraction(k, d))
 
 
 @cocotb_test
@@ -253,13 +285,18 @@ async def fermat_ntt_kinds(dut: Any) -> None:
                     return tf.ism3_stage(ring, cur, big_l - 1 - j, -1 if inv else 1)
             else:
                 fr = _ring_fmlm3(k, d)
-                assert fr.omega_log2 == p["OMEGA_LOG2"] and int(fr.c) == p["A_LOG2"]
+                sq = fr.c == Fraction(1, 2)
+                assert fr.omega_log2 == p["OMEGA_LOG2"] and sq == bool(p.get("SQRT2"))
+                assert sq or fr.c == p["A_LOG2"]
                 net = {"ct": tf.ct_network, "nct": tf.nct_network, "ict": tf.ict_network,
                        "inct": tf.inct_network}[kind]  # fmt: skip
                 want = net(fr, tf.bit_reverse(x))
                 sign, nega = int(kind in ("ct", "nct")), int(kind == "nct")
                 exps = {"ct": [0] * d, "nct": [0] * d, "ict": [-fr.v] * d,
-                        "inct": [-int(fr.c) * n - fr.v for n in range(d)]}[kind]  # fmt: skip
+                        "inct": [-int(fr.c * n) - fr.v for n in range(d)]}[kind]  # fmt: skip
+                if sq and kind == "inct":  # (A^n P)^-1 is not a power of two: read it raw
+                    exps = [0] * d
+                    want = [w * pow(fr.A, n, fr.M) * d % fr.M for n, w in enumerate(want)]
                 ckind = {"ct": "ct", "nct": "nct", "ict": "inv", "inct": "inv"}[kind]
 
                 def stage(cur: list[int], j: int, fr: Any = fr, ckind: str = ckind) -> list[int]:
