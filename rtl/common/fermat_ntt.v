@@ -31,7 +31,7 @@
 //   External port (while busy_o is low): ext_we_i writes ext_wdata_i to position ext_widx_i, or
 //   to bitrev(ext_widx_i) with ext_bitrev_i (the input permutation, done by addressing), of the
 //   current group, or of the other one with ext_wother_i (GROUPS = 2: a vector is built there
-//   while the current one is read); swap_i makes the other group current; ext_re_i reads
+//   while the current one is read); swap_i makes the other group current (grp_o: which is); ext_re_i reads
 //   position ext_ridx_i (of the other group with ext_rother_i) and returns it times
 //   2^ext_rexp_i (the inverse scalings 2^-L, P^-1, (A^n P)^-1 are powers of two) on
 //   ext_rdata_o two cycles later, with ext_rvalid_o.
@@ -86,6 +86,7 @@ module fermat_ntt #(
   output wire                 busy_o,
   output wire                 done_o,
   output wire                 race_o,
+  output wire                 grp_o,
   input  wire                 ext_we_i,
   input  wire [L-1:0]         ext_widx_i,
   input  wire                 ext_bitrev_i,
@@ -188,6 +189,7 @@ module fermat_ntt #(
 
   assign busy_o = busy_q;
   assign done_o = done_q;
+  assign grp_o  = grp_q;
 
   // --- issue: the address, the twiddle exponents and the tag -------------------------------------
   wire [AB-1:0] c = t_q[AB-1:0];

@@ -122,6 +122,7 @@ module ism3 #(
   // Engine control.
   wire ntt_done;
   wire ntt_busy;
+  wire ntt_grp;
   wire ntt_swap  = run && is_ntt && (wr_q == {IW{1'b0}});
   wire ntt_start = run && is_ntt && (wr_q == {{(IW-1){1'b0}}, 1'b1});
   wire ntt_sign  = (phase_q == P_IFFT_T) || (phase_q == P_IFFT_U) || (phase_q == P_IFFT_Z);
@@ -219,7 +220,7 @@ module ism3 #(
     .clk_i(clk_i), .rst_ni(rst_ni),
     .start_i(ntt_start), .sign_i(ntt_sign), .nega_i(1'b0),
     .j0_i({LW{1'b0}}), .jn_i(L[LW-1:0]),
-    .busy_o(ntt_busy), .done_o(ntt_done), .race_o(race_o),
+    .busy_o(ntt_busy), .done_o(ntt_done), .race_o(race_o), .grp_o(ntt_grp),
     .ext_we_i(e_we), .ext_widx_i(e_widx), .ext_bitrev_i(1'b1), .ext_wdata_i(e_wdata),
     .ext_wother_i(1'b1), .swap_i(ntt_swap),
     .ext_re_i(e_re), .ext_ridx_i(e_ridx), .ext_rexp_i(e_rexp), .ext_rother_i(e_rother),
@@ -357,5 +358,5 @@ module ism3 #(
   assign rd_valid_o = rv2_q;
   assign rd_data_o  = rd_q;
 
-  wire unused = ^{ntt_busy, e_rvalid, mstep[V+2], zsel[V+1]};
+  wire unused = ^{ntt_busy, e_rvalid, mstep[V+2], zsel[V+1], ntt_grp};
 endmodule

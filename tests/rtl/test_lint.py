@@ -22,6 +22,12 @@ SETS: dict[str, list[dict[str, int]]] = {
         {"n": 64, "k": 4, "t": 2, "pp": 1, "win": 2, "cell": 0, "g": 0},
         {"n": 1024, "k": 16, "t": 4},
     ],
+    "fmlm3": [
+        {"p": 8, "u": 4, "ring": 24, "alg": 3, "bfs": 2},
+        {"p": 16, "u": 1, "ring": 8, "alg": 2, "bfs": 1},
+        {"p": 32, "u": 13, "ring": 32, "alg": 2, "bfs": 4, "sw_lat": 0, "rd_lat": 0},
+        {"p": 128, "u": 16, "ring": 64, "alg": 3, "bfs": 2},
+    ],
     "ism3": [
         {"v": 32, "d": 32, "mu": 13},
         {"v": 32, "d": 64, "lanes": 1, "pingpong": 1, "bfly_lat": 1},

@@ -16,7 +16,8 @@ Contract:
   * Transforms run as the shift-only constant-geometry networks of eqs. (7)-(9) on bit-reversed
     digit vectors (montlab.transforms); operands enter as T(z) = CT(dig_u z), T'(z) = NCT(dig_u z)
     and the result leaves in the same form (steps 18/19, :func:`mont_mul_spectral`).
-  * Trace: one entry per multiplication with every intermediate the paper names: T(x), T'(x), g,
+  * Trace: one entry per multiplication with every intermediate the paper names: T(x), T'(x),
+    T(y), T'(y), g,
     z0 (Alg 2), z1, m, z4_unrestricted (w of step 12), z4 (after the step-13 lift), S, s, t (before
     the step-17 subtraction), and the transform count.
 
@@ -244,6 +245,7 @@ def mont_mul_spectral(
             z1=z1, m=m, z4_unrestricted=w, z4=lifted, S=s_big, s=s, t=t, transforms=transforms + 2
         )
         entry["T(x)"], entry["T'(x)"] = list(tx[0]), list(tx[1])
+        entry["T(y)"], entry["T'(y)"] = list(ty[0]), list(ty[1])
         trace.append(entry)
     # 17: "t >= N" (erratum 2: the printed "t > N" returns N when xy = 0 mod N).
     if t >= n:

@@ -12,6 +12,7 @@ from montlab import registry
 from montlab.errors import ParameterError
 from montlab.hw.specs.base import HwParams, HwSpec
 from montlab.hw.specs.drmmm import Drmmm
+from montlab.hw.specs.fmlm3 import Fmlm3
 from montlab.hw.specs.ism3 import Ism3
 from montlab.hw.specs.mwr2mm_arch1 import Mwr2mmArch1
 from montlab.hw.specs.mwr2mm_arch2 import Mwr2mmArch2
@@ -22,7 +23,7 @@ from montlab.hw.specs.ntt64 import Ntt64
 __all__ = ["HwParams", "HwSpec", "all_specs", "get"]
 
 _CLASSES: dict[str, type[HwSpec]] = {
-    c.name: c for c in (Mwr2mmTk, Mwr2mmArch1, Mwr2mmArch2, Mwr4mmArch2, Drmmm, Ism3, Ntt64)
+    c.name: c for c in (Mwr2mmTk, Mwr2mmArch1, Mwr2mmArch2, Mwr4mmArch2, Drmmm, Fmlm3, Ism3, Ntt64)
 }
 
 

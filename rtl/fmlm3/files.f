@@ -1,0 +1,12 @@
+common/delay_line.v
+common/fermat_addsub.v
+common/fermat_shift.v
+common/fermat_reduce.v
+common/fermat_bfly.v
+common/karatsuba_core.v
+common/karatsuba_mul.v
+common/fermat_mul.v
+common/sdp_ram.v
+common/fermat_ntt.v
+fmlm3/fmlm3_ucode.v
+fmlm3/fmlm3.v

@@ -1,0 +1,622 @@
+// fmlm3: FFT-based McLaughlin Montgomery multiplication over M = 2^K + 1, microprogrammed on one
+//   transform unit, one multiply-adder and digit-serial time-domain units.
+//
+// Citation: FMLM3 paper, Algorithms 2 and 3 as corrected in SPEC 1.4/1.5 (z0 digit-wise, step
+//   12 w = NCT^-1(Z4), the eq. (12) window lift, "t >= N", Q' = 2^l + 1), the transforms of
+//   eqs. (7)-(9) with the c = 1/2 twiddles of eqs. (23)-(24), the units of Fig. 3-7 and the
+//   depths of Sec. 5.5. Python model: montlab.ref.fmlm3.mont_mul_spectral and its trace.
+// Parameters: P transform points (P = 2^v >= 8), U digit bits (B = 2^U, l = U P), K ring
+//   exponent (M = 2^K + 1, K = cP: c a positive integer, or K = P/2 with SQRT2 = 1), ALG (2 or
+//   3), LANES butterfly structures (BFS: 1, 2 or 4), BFLY_LAT / SW_LAT / RD_LAT (the engine's
+//   depths; the paper's 6 / 2 / 1), BASE_W, BASE_LAT, LEVEL_LAT (karatsuba_mul).
+// Function: with T(x), T'(x), T(y), T'(y), T(N'), T'(N) (natural order, [0, M)) and the digits
+//   of N loaded, and x0y0_i = x_0 AND y_0, start_i runs the microprogram of fmlm3_ucode.vh
+//   (montlab.hw.fmlm3_ucode) and leaves t = x y R^-1 mod N (R = 2^l - 1; digits, sel 0), T(t)
+//   (sel 1) and T'(t) (sel 2, the engine's current group) for the read port.
+// Ranges: N odd, N < R, gcd(N, R) = 1; x, y < N; the ring satisfies eq. (13) (ALG 2) or eq.
+//   (19) (ALG 3); result t < N. Operands outside are outside the contract.
+// Word size and radix: spectra K + 1 bits; time-domain values one radix-2^U digit per cycle.
+// Left out: the precomputation of T(N'), T'(N) and the operand spectra (loaded); the paper's
+//   2- and 4-digit segments and its final-stage operators fused into the last transform stage
+//   (here the inverses' final-stage operators run as the ACC pass after the engine, one
+//   coefficient per cycle); exponentiation control (the testbench feeds T(t), T'(t) back).
+// Schedule: start_i at an edge while idle; the phases run back to back, one microprogram word
+//   each (phase_o = the program counter). Streaming phases issue one index per cycle and end
+//   the cycle after their last write; a transform phase swaps the engine's groups (1 cycle),
+//   starts it (1 cycle) and ends with its done_o. montlab.hw.fmlm3_schedule gives every
+//   phase's length (the tests compare). done_o is high for one cycle at the end.
+`default_nettype none
+
+module fmlm3 #(
+  parameter integer P         = 8,
+  parameter integer U         = 4,
+  parameter integer K         = 24,
+  parameter integer ALG       = 3,
+  parameter integer SQRT2     = 0,
+  parameter integer LANES     = 2,
+  parameter integer BFLY_LAT  = 6,
+  parameter integer SW_LAT    = 2,
+  parameter integer RD_LAT    = 1,
+  parameter integer BASE_W    = 17,
+  parameter integer BASE_LAT  = 3,
+  parameter integer LEVEL_LAT = 4
+) (
+  input  wire            clk_i,
+  input  wire            rst_ni,
+  input  wire            start_i,
+  input  wire            x0y0_i,
+  output wire            busy_o,
+  output wire            done_o,
+  output wire [4:0]      phase_o,
+  input  wire            tx_we_i,
+  input  wire [L-1:0]    tx_addr_i,
+  input  wire [K:0]      tx_data_i,
+  input  wire            txn_we_i,
+  input  wire [L-1:0]    txn_addr_i,
+  input  wire [K:0]      txn_data_i,
+  input  wire            ty_we_i,
+  input  wire [L-1:0]    ty_addr_i,
+  input  wire [K:0]      ty_data_i,
+  input  wire            tyn_we_i,
+  input  wire [L-1:0]    tyn_addr_i,
+  input  wire [K:0]      tyn_data_i,
+  input  wire            tnp_we_i,
+  input  wire [L-1:0]    tnp_addr_i,
+  input  wire [K:0]      tnp_data_i,
+  input  wire            tn_we_i,
+  input  wire [L-1:0]    tn_addr_i,
+  input  wire [K:0]      tn_data_i,
+  input  wire            dn_we_i,
+  input  wire [L-1:0]    dn_addr_i,
+  input  wire [U-1:0]    dn_data_i,
+  input  wire            rd_re_i,
+  input  wire [1:0]      rd_sel_i,
+  input  wire [L-1:0]    rd_addr_i,
+  output wire            rd_valid_o,
+  output wire [K:0]      rd_data_o
+);
+  localparam integer L   = $clog2(P);
+  localparam integer EW  = $clog2(2 * K);
+  localparam integer LW  = $clog2(L + 1);
+  localparam integer IW  = L + 1;                  // index counters: 0..P
+  localparam integer AW  = K + 4;                  // the accumulator (signed)
+  localparam integer OMEGA_LOG2 = (SQRT2 != 0) ? 1 : 2 * K / P;
+  localparam integer A_LOG2     = (SQRT2 != 0) ? 0 : K / P;
+
+  generate
+    if (P < 8 || (1 << L) != P || U < 1 || ALG < 2 || ALG > 3 || K <= 2 * U ||
+        (SQRT2 == 0 && K % P != 0) || (SQRT2 != 0 && 2 * K != P)) begin : g_illegal
+      fmlm3_illegal_parameters u_stop ();
+    end
+  endgenerate
+
+  // Opcodes (montlab.hw.fmlm3_ucode.OPS).
+  localparam [3:0] O_END = 4'd0, O_MUL = 4'd1, O_NTT = 4'd2, O_ACC = 4'd3, O_Z0 = 4'd4,
+                   O_MODR = 4'd5, O_WRM = 4'd6, O_MODQ = 4'd7, O_HALF = 4'd8, O_TSEL = 4'd9,
+                   O_OUT = 4'd10, O_COPY = 4'd11, O_OUTN = 4'd12;
+
+  // --- sequencer -----------------------------------------------------------------------------
+  reg  [4:0]    pc_q;
+  reg           busy_q, done_q;
+  reg  [IW-1:0] iss_q;       // reads issued in this phase
+  reg  [IW-1:0] wr_q;        // writes done in this phase (a transform: its sub-step)
+  reg  [IW-1:0] pw_q;        // writes of the MUL beside a transform (par)
+  wire [15:0]   uw, uw_next;
+  fmlm3_ucode #(.ALG(ALG)) u_rom (.pc_i(pc_q), .word_o(uw));
+  fmlm3_ucode #(.ALG(ALG)) u_rom_next (.pc_i(pc_q + 5'd1), .word_o(uw_next));
+  wire [3:0]    op   = uw[15:12];
+  wire          par  = uw[11];
+  wire          u_sign = uw[10], u_nega = uw[9];
+  wire [1:0]    u_a  = uw[8:7];
+  wire [2:0]    u_b  = uw[6:4];
+  wire          u_c  = uw[3], u_d = uw[2], u_mode = uw[1];
+  wire unused_uw = uw[0];
+
+  wire is_ntt  = (op == O_NTT);
+  wire is_mul  = (op == O_MUL);
+  wire is_half = (op == O_HALF);
+  wire mul_on  = is_mul || (is_ntt && par);      // the multiply-adder streams this phase
+  // Reads per phase: P, HALF one more (its last step only finishes the shift).
+  localparam [IW-1:0] PI = P[IW-1:0];
+  wire [IW-1:0] n_reads = is_half ? PI + 1'b1 : PI;
+  wire          issuing = busy_q && !is_ntt && (op != O_END) && (iss_q < n_reads);
+  wire          par_iss = busy_q && is_ntt && par && (iss_q < PI);
+  wire [L-1:0]  idx     = iss_q[L-1:0];
+
+  wire ntt_done, ntt_busy, ntt_race, ntt_grp;
+  // A product starts with group 0 current (a swap with start_i when it is not), so that the
+  // engine's groups follow the same sequence in every product.
+  wire ntt_swap  = (busy_q && is_ntt && (wr_q == {IW{1'b0}})) || (!busy_q && start_i && ntt_grp);
+  wire ntt_start = busy_q && is_ntt && (wr_q == {{(IW-1){1'b0}}, 1'b1});
+  reg  ntt_fin_q;            // the engine finished (a par phase also waits for its MUL)
+  wire w_main;               // a write of this phase's unit happens in this cycle
+  wire w_par;                // a write of the MUL beside the transform
+  wire phase_end = busy_q && ((!is_ntt && wr_q == PI) ||
+                              (is_ntt && (ntt_done || ntt_fin_q) && (!par || pw_q == PI)));
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pc_q      <= 5'd0;
+      busy_q    <= 1'b0;
+      done_q    <= 1'b0;
+      iss_q     <= {IW{1'b0}};
+      wr_q      <= {IW{1'b0}};
+      pw_q      <= {IW{1'b0}};
+      ntt_fin_q <= 1'b0;
+    end else begin
+      done_q <= 1'b0;
+      if (!busy_q) begin
+        if (start_i) begin
+          busy_q <= 1'b1;
+          pc_q   <= 5'd0;
+          iss_q  <= {IW{1'b0}};
+          wr_q   <= {IW{1'b0}};
+          pw_q   <= {IW{1'b0}};
+        end
+      end else if (phase_end) begin
+        iss_q     <= {IW{1'b0}};
+        wr_q      <= {IW{1'b0}};
+        pw_q      <= {IW{1'b0}};
+        ntt_fin_q <= 1'b0;
+        if (uw_next == 16'h0000) begin
+          busy_q <= 1'b0;
+          done_q <= 1'b1;
+          pc_q   <= 5'd0;
+        end else begin
+          pc_q <= pc_q + 5'd1;
+        end
+      end else begin
+        if (issuing || par_iss) iss_q <= iss_q + 1'b1;
+        if (!is_ntt && w_main) wr_q <= wr_q + 1'b1;
+        if (is_ntt && wr_q < 2) wr_q <= wr_q + 1'b1;   // swap, then start
+        if (is_ntt && w_par) pw_q <= pw_q + 1'b1;
+        if (is_ntt && ntt_done) ntt_fin_q <= 1'b1;
+      end
+    end
+  end
+
+  assign busy_o  = busy_q;
+  assign done_o  = done_q;
+  assign phase_o = pc_q;
+
+  // Issue-aligned valid and index, one and two cycles later.
+  wire          v1, v2;
+  wire [IW-1:0] i1, i2;
+  delay_line #(.W(1), .N(1), .RST(1)) u_v1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(issuing || par_iss), .q_o(v1)
+  );
+  delay_line #(.W(1), .N(1), .RST(1)) u_v2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(v1), .q_o(v2));
+  delay_line #(.W(IW), .N(1)) u_i1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(iss_q), .q_o(i1));
+  delay_line #(.W(IW), .N(1)) u_i2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(i1), .q_o(i2));
+
+  // --- spectral RAMs: operands and constants (load ports), MA (the multiply-adder's own) ------
+  wire ext_rd = rd_re_i && !busy_q;
+  wire [K:0] txr, txnr, tyr, tynr, tnpr, tnr, mar;
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tx (
+    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
+    .raddr_i(idx), .rdata_o(txr),
+    .ld_we_i(tx_we_i && !busy_q), .ld_addr_i(tx_addr_i), .ld_data_i(tx_data_i)
+  );
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_txn (
+    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
+    .raddr_i(idx), .rdata_o(txnr),
+    .ld_we_i(txn_we_i && !busy_q), .ld_addr_i(txn_addr_i), .ld_data_i(txn_data_i)
+  );
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_ty (
+    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
+    .raddr_i(idx), .rdata_o(tyr),
+    .ld_we_i(ty_we_i && !busy_q), .ld_addr_i(ty_addr_i), .ld_data_i(ty_data_i)
+  );
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tyn (
+    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
+    .raddr_i(idx), .rdata_o(tynr),
+    .ld_we_i(tyn_we_i && !busy_q), .ld_addr_i(tyn_addr_i), .ld_data_i(tyn_data_i)
+  );
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tnp (
+    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
+    .raddr_i(idx), .rdata_o(tnpr),
+    .ld_we_i(tnp_we_i && !busy_q), .ld_addr_i(tnp_addr_i), .ld_data_i(tnp_data_i)
+  );
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tn (
+    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
+    .raddr_i(idx), .rdata_o(tnr),
+    .ld_we_i(tn_we_i && !busy_q), .ld_addr_i(tn_addr_i), .ld_data_i(tn_data_i)
+  );
+
+  // --- the transform unit ---------------------------------------------------------------------
+  reg           e_we;
+  reg  [L-1:0]  e_widx;
+  reg  [K:0]    e_wdata;
+  wire          e_re;
+  wire [L-1:0]  e_ridx;
+  wire [EW-1:0] e_rexp;
+  wire          e_rvalid;
+  wire [K:0]    e_rdata;
+  fermat_ntt #(
+    .K(K), .D(P), .LANES(LANES), .BFLY_LAT(BFLY_LAT), .GROUPS(2), .PINGPONG(1), .ORDER(1),
+    .OMEGA_LOG2(OMEGA_LOG2), .A_LOG2(A_LOG2), .SQRT2(SQRT2), .RD_LAT(RD_LAT), .SW_LAT(SW_LAT)
+  ) u_ntt (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .start_i(ntt_start), .sign_i(u_sign), .nega_i(u_nega),
+    .j0_i({LW{1'b0}}), .jn_i(L[LW-1:0]),
+    .busy_o(ntt_busy), .done_o(ntt_done), .race_o(ntt_race), .grp_o(ntt_grp),
+    .ext_we_i(e_we), .ext_widx_i(e_widx), .ext_bitrev_i(1'b1), .ext_wdata_i(e_wdata),
+    .ext_wother_i(1'b1), .swap_i(ntt_swap),
+    .ext_re_i(e_re), .ext_ridx_i(e_ridx), .ext_rexp_i(e_rexp), .ext_rother_i(1'b0),
+    .ext_rvalid_o(e_rvalid), .ext_rdata_o(e_rdata)
+  );
+  // The engine is read by MUL (source ENG), ACC and COPY, and by the read port when idle.
+  wire eng_src = is_mul && (u_a == 2'd3 || u_b == 3'd4);
+  assign e_re   = (issuing && (eng_src || op == O_ACC || op == O_COPY)) ||
+                  (ext_rd && rd_sel_i == 2'd2);
+  assign e_ridx = issuing ? idx : rd_addr_i;
+  // ACC: P^-1 = 2^(2K - v); (A^n P)^-1 = 2^(2K - v - c n) (c integer), and for c = 1/2
+  // 2^(2K - v - n/2) (n even) or 2^(2K - v - (n+1)/2) times the sqrt 2 of the block below
+  // (n odd: (A^n P)^-1 = 2^(-v - (n+1)/2) sqrt 2), eq. (24).
+  wire [31:0] n32   = {{(32-L){1'b0}}, idx};
+  wire [31:0] cn    = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : A_LOG2 * n32;
+  wire [31:0] sc0   = 2 * K - L;
+  wire [31:0] sc1   = (sc0 >= cn) ? sc0 - cn : sc0 + 2 * K - cn;   // cn <= K < 2K
+  wire [31:0] scale = (op == O_ACC) ? (u_mode ? sc1 : sc0) : 32'd0;
+  assign e_rexp = issuing ? scale[EW-1:0] : {EW{1'b0}};
+  wire unused_scale = ^scale[31:EW];
+
+  // --- the multiply-adder: (A B mod M) + C mod M ------------------------------------------------
+  // Operands two cycles after the read (RAM words one more rank, the engine's port has two).
+  wire [K:0] txr2, txnr2, tyr2, tynr2, tnpr2, tnr2, mar2;
+  delay_line #(.W(7 * (K + 1)), .N(1)) u_opd (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({txr, txnr, tyr, tynr, tnpr, tnr, mar}),
+    .q_o({txr2, txnr2, tyr2, tynr2, tnpr2, tnr2, mar2})
+  );
+  wire [1:0] ma_a = (is_ntt && par) ? 2'd2 : u_a;     // the par MUL: T'(x) . T'(y) -> MA
+  wire [2:0] ma_b = (is_ntt && par) ? 3'd2 : u_b;
+  wire       ma_c = !(is_ntt && par) && u_c;
+  wire       ma_d = (is_ntt && par) || u_d;
+  reg  [K:0] opa, opb;
+  always @* begin
+    case (ma_a)
+      2'd0: opa = txr2;
+      2'd1: opa = tyr2;
+      2'd2: opa = txnr2;
+      default: opa = e_rdata;
+    endcase
+    case (ma_b)
+      3'd0: opb = tnpr2;
+      3'd1: opb = tnr2;
+      3'd2: opb = tynr2;
+      3'd3: opb = mar2;
+      default: opb = e_rdata;
+    endcase
+  end
+  wire          mv;
+  wire [IW-1:0] mi;
+  wire [K+2:0]  unused_step;
+  wire [K:0]    mres;
+  fermat_mul #(
+    .K(K), .BASE_W(BASE_W), .BASE_LAT(BASE_LAT), .LEVEL_LAT(LEVEL_LAT), .RED_LAT(1), .TW(IW)
+  ) u_mul (
+    .clk_i(clk_i), .rst_ni(rst_ni), .valid_i(v2 && mul_on), .tag_i(i2), .a_i({1'b0, opa}),
+    .b_i({1'b0, opb}), .valid_o(mv), .tag_o(mi), .step_o(unused_step), .res_o(mres)
+  );
+  // C = MA[i] read at the product's output; the sum one rank later, registered for the write.
+  wire          pv;
+  wire [IW-1:0] pi;
+  wire [K:0]    pres;
+  delay_line #(.W(1), .N(1), .RST(1)) u_pv (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(mv), .q_o(pv));
+  delay_line #(.W(IW + K + 1), .N(1)) u_pd (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({mi, mres}), .q_o({pi, pres})
+  );
+  wire [K:0] csum, unused_cdiff;
+  fermat_addsub #(.K(K)) u_cadd (
+    .a_i(pres), .b_i(ma_c ? mar : {(K+1){1'b0}}), .s_o(csum), .d_o(unused_cdiff)
+  );
+  wire          wv;
+  wire [IW-1:0] wi;
+  wire [K:0]    wres;
+  delay_line #(.W(1), .N(1), .RST(1)) u_wv (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(pv), .q_o(wv));
+  delay_line #(.W(IW + K + 1), .N(1)) u_wd (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({pi, csum}), .q_o({wi, wres})
+  );
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_ma (
+    .clk_i(clk_i), .we_i(wv && ma_d), .waddr_i(wi[L-1:0]), .wdata_i(wres),
+    .raddr_i(ma_c ? mi[L-1:0] : idx), .rdata_o(mar),
+    .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({(K+1){1'b0}})
+  );
+  assign w_par = wv;
+
+  // --- ACC: the inverses' final-stage operators -------------------------------------------------
+  // Engine word (scaled) two cycles after the read; for c = 1/2 and (A^n P)^-1 the sqrt 2 factor
+  // of odd n (2^(3P/8) - 2^(P/8)) in two ranks; then the window lift (eq. (12), the bound
+  // 2(n+1)(B-1)^2 counted up), then the accumulator: acc = (acc >> U) + w, digit acc mod B.
+  wire          acc_sq = (SQRT2 != 0) && u_mode;
+  wire          av0 = v2 && (op == O_ACC);
+  wire [IW-1:0] ai0 = i2;
+  wire [K:0]    ax0 = e_rdata;
+  wire          av1;
+  wire [IW-1:0] ai1;
+  wire [K:0]    ax1;
+  if (SQRT2 != 0) begin : g_sq
+    localparam integer SA = 3 * P / 8, SB = P / 8;
+    wire [K:0] ta, tb, sd, unused_ss;
+    fermat_shift #(.K(K), .EW(EW)) u_sa (.x_i(ax0), .e_i(SA[EW-1:0]), .y_o(ta));
+    fermat_shift #(.K(K), .EW(EW)) u_sb (.x_i(ax0), .e_i(SB[EW-1:0]), .y_o(tb));
+    wire          sv1, sv2, so1;
+    wire [IW-1:0] si1, si2;
+    wire [K:0]    sx1, sa1, sb1, sx2;
+    delay_line #(.W(1), .N(1), .RST(1)) u_sv1 (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(av0), .q_o(sv1)
+    );
+    delay_line #(.W(IW + 3 * (K + 1) + 1), .N(1)) u_sd1 (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({ai0, ax0, ta, tb, ai0[0]}),
+      .q_o({si1, sx1, sa1, sb1, so1})
+    );
+    fermat_addsub #(.K(K)) u_sdiff (.a_i(sa1), .b_i(sb1), .s_o(unused_ss), .d_o(sd));
+    delay_line #(.W(1), .N(1), .RST(1)) u_sv2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(sv1), .q_o(sv2));
+    delay_line #(.W(IW + K + 1), .N(1)) u_sd2 (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({si1, so1 ? sd : sx1}), .q_o({si2, sx2})
+    );
+    assign av1 = acc_sq ? sv2 : av0;
+    assign ai1 = acc_sq ? si2 : ai0;
+    assign ax1 = acc_sq ? sx2 : ax0;
+  end else begin : g_nosq
+    assign av1 = av0;
+    assign ai1 = ai0;
+    assign ax1 = ax0;
+    wire unused_sq = acc_sq;
+  end
+  // The lift rank.
+  wire [K:0] one_k = {{K{1'b0}}, 1'b1};
+  wire [K:0] bb2 = (one_k << (2 * U + 1)) - (one_k << (U + 2)) + (one_k << 1);  // 2(B-1)^2
+  reg  [K:0] bnd_q;
+  reg        lv_q;
+  reg  [IW-1:0] li_q;
+  reg  signed [AW-1:0] lw_q;
+  wire       lift = u_mode && (ax1 > bnd_q);
+  wire [AW-1:0] ax1w = {{(AW-K-1){1'b0}}, ax1};
+  wire [AW-1:0] m_w  = {{(AW-K-1){1'b0}}, 1'b1, {(K-1){1'b0}}, 1'b1};   // M = 2^K + 1
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) lv_q <= 1'b0;
+    else lv_q <= av1;
+  end
+  always @(posedge clk_i) begin
+    li_q <= ai1;
+    lw_q <= lift ? ax1w - m_w : ax1w;
+    if (op != O_ACC) bnd_q <= bb2;
+    else if (av1) bnd_q <= bnd_q + bb2;
+  end
+  // The accumulator rank; its digit is written in the next cycle.
+  reg                  accv_q;
+  reg  [IW-1:0]        acci_q;
+  reg  signed [AW-1:0] acc_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) accv_q <= 1'b0;
+    else accv_q <= lv_q;
+  end
+  always @(posedge clk_i) begin
+    acci_q <= li_q;
+    if (lv_q) acc_q <= (li_q == {IW{1'b0}}) ? lw_q : (acc_q >>> U) + lw_q;
+  end
+  wire signed [AW-1:0] hi_w = acc_q >>> U;   // floor(value / 2^l) after the last coefficient
+
+  // --- digit RAMs -------------------------------------------------------------------------------
+  // DL: the low digits of the last ACC; D1, D2, D3: the time-domain passes' vectors; DN: N's
+  // digits (loaded); DR: the result t.
+  reg           dl_we, d1_we, d2_we, d3_we, dr_we;
+  reg  [L-1:0]  dl_wa, d1_wa, d2_wa, d3_wa, dr_wa;
+  reg  [U-1:0]  dl_wd, d1_wd, d2_wd, d3_wd, dr_wd;
+  wire [U-1:0]  dlr, d1r, d2r, d3r, dnr, drr;
+  wire [L-1:0]  rd_idx = busy_q ? idx : rd_addr_i;
+  sdp_ram #(.W(U), .DEPTH(P)) u_dl (
+    .clk_i(clk_i), .we_i(dl_we), .waddr_i(dl_wa), .wdata_i(dl_wd), .raddr_i(idx),
+    .rdata_o(dlr), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({U{1'b0}})
+  );
+  sdp_ram #(.W(U), .DEPTH(P)) u_d1 (
+    .clk_i(clk_i), .we_i(d1_we), .waddr_i(d1_wa), .wdata_i(d1_wd), .raddr_i(idx),
+    .rdata_o(d1r), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({U{1'b0}})
+  );
+  sdp_ram #(.W(U), .DEPTH(P)) u_d2 (
+    .clk_i(clk_i), .we_i(d2_we), .waddr_i(d2_wa), .wdata_i(d2_wd), .raddr_i(idx),
+    .rdata_o(d2r), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({U{1'b0}})
+  );
+  sdp_ram #(.W(U), .DEPTH(P)) u_d3 (
+    .clk_i(clk_i), .we_i(d3_we), .waddr_i(d3_wa), .wdata_i(d3_wd), .raddr_i(idx),
+    .rdata_o(d3r), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({U{1'b0}})
+  );
+  sdp_ram #(.W(U), .DEPTH(P)) u_dn (
+    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({U{1'b0}}), .raddr_i(idx),
+    .rdata_o(dnr), .ld_we_i(dn_we_i && !busy_q), .ld_addr_i(dn_addr_i), .ld_data_i(dn_data_i)
+  );
+  sdp_ram #(.W(U), .DEPTH(P)) u_dr (
+    .clk_i(clk_i), .we_i(dr_we), .waddr_i(dr_wa), .wdata_i(dr_wd), .raddr_i(rd_idx),
+    .rdata_o(drr), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({U{1'b0}})
+  );
+  // RT: T(t), copied out of the engine before T'(t) overwrites it.
+  wire [K:0] rtr;
+  sdp_ram #(.W(K + 1), .DEPTH(P)) u_rt (
+    .clk_i(clk_i), .we_i(v2 && op == O_COPY), .waddr_i(i2[L-1:0]), .wdata_i(e_rdata),
+    .raddr_i(rd_addr_i), .rdata_o(rtr), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}),
+    .ld_data_i({(K+1){1'b0}})
+  );
+
+  // --- the time-domain passes: one digit per cycle, LSB first ----------------------------------
+  // hs: floor(g / 2^l) (signed), shifted a digit per step; the chains' carries and the flags
+  // each pass leaves for the next (Fig. 7's selections).
+  reg  signed [AW-1:0] hs_q;
+  reg        ca_q, cb_q;           // MODR: chains lo + hi and lo + hi + 1
+  reg        selm_q, mlsb_q;       // m = lo + hi + 1 - 2^l when that chain carries out; m_0
+  reg        bx_q, hneg_q, xz_q;   // MODQ: X = lo - hi mod 2^l, its borrow, hi < 0, X = 0
+  reg signed [1:0] cs_q;           // HALF: S = X + delta
+  reg        cy_q, odd_q, bs_q, hz_q;
+  reg  [U-1:0] yp_q;               // the previous digit of Y = S + odd Q'
+  reg        stop_q, sstop_q;      // S's and s's bit l
+  reg signed [1:0] ct_q, sig_q;    // TSEL: t = s + sigma Q'
+  reg        bn_q, ge_q;
+
+  wire first = (i1 == {IW{1'b0}});
+  wire tneg  = bx_q && !hneg_q;     // T = -1: V < 0
+  wire tpos  = !bx_q && hneg_q;     // T = +1: V >= 2^l
+  wire [U-1:0] hd = hs_q[U-1:0];
+  // MODR digit sums.
+  wire [U:0] sa = {1'b0, dlr} + {1'b0, hd} + {{U{1'b0}}, first ? 1'b0 : ca_q};
+  wire [U:0] sb = {1'b0, dlr} + {1'b0, hd} + {{U{1'b0}}, first ? 1'b1 : cb_q};
+  // MODQ: dlr - hd - borrow.
+  wire [U+1:0] dx = {2'b00, dlr} - {2'b00, hd} - {{(U+1){1'b0}}, first ? 1'b0 : bx_q};
+  // HALF: S_i = X_i + cs (cs = delta at step 0); Y_i = S_i + cy (odd at step 0); at step P the
+  // carries give S_top and Y_top.
+  wire        hlast = (i1 == PI);
+  wire signed [1:0] delta = tneg ? 2'sd1 : ((tpos && !xz_q) ? -2'sd1 : 2'sd0);
+  wire signed [1:0] csi = first ? delta : cs_q;
+  wire signed [U+2:0] ssum = $signed({3'b000, d1r}) + {{(U+1){csi[1]}}, csi};
+  wire [U-1:0] s_dig = ssum[U-1:0];
+  wire        odd_i = first ? s_dig[0] : odd_q;
+  wire [U:0]  ysum = {1'b0, s_dig} + {{U{1'b0}}, first ? odd_i : cy_q};
+  wire        s_top = (cs_q == 2'sd1) || (tpos && xz_q);    // at step P
+  wire [1:0]  y_top = {1'b0, s_top} + {1'b0, cy_q} + {1'b0, odd_q};
+  wire        ybit = hlast ? y_top[0] : ysum[0];
+  wire [U:0]  ypair = {ybit, yp_q};
+  wire [U-1:0] h_dig = ypair[U:1];                        // H_(i-1) = Y >> 1, digit i - 1
+  wire        h_top = y_top[1];
+  wire        hfirst = (i1 == {{(IW-1){1'b0}}, 1'b1});     // H_0 in step 1
+  wire [U+1:0] hf_w = {{(U+1){1'b0}}, hfirst};           // Q' = 2^l + 1: its digit 0
+  wire [U+1:0] sdx = hf_w - {2'b00, h_dig} -
+                     {{(U+1){1'b0}}, hfirst ? 1'b0 : bs_q};
+  // TSEL: t_i = s_i + sigma [i = 0] + ct; tn_i = t_i - N_i - bn; sigma from s_0's parity.
+  wire        p_bit = x0y0_i ^ (mlsb_q & dnr[0]);
+  wire signed [1:0] sig = first ? ((d3r[0] != p_bit) ? (hz_q ? -2'sd1 : 2'sd1) : 2'sd0) : sig_q;
+  wire signed [1:0] cti = first ? sig : ct_q;
+  wire signed [U+2:0] tsum = $signed({3'b000, d3r}) + {{(U+1){cti[1]}}, cti};
+  wire [U-1:0] t_dig = tsum[U-1:0];
+  wire [U+1:0] tn = {2'b00, t_dig} - {2'b00, dnr} - {{(U+1){1'b0}}, first ? 1'b0 : bn_q};
+
+  always @(posedge clk_i) begin
+    if (issuing && iss_q == {IW{1'b0}}) hs_q <= hi_w;   // every pass starts from floor(g/2^l)
+    else if (v1) hs_q <= hs_q >>> U;
+    if (v1) begin
+      case (op)
+        O_MODR: begin
+          ca_q <= sa[U];
+          cb_q <= sb[U];
+          if (i1 == PI - 1'b1) selm_q <= sb[U];
+        end
+        O_WRM: if (first) mlsb_q <= selm_q ? d2r[0] : d1r[0];
+        O_MODQ: begin
+          bx_q <= dx[U+1];
+          if (first) hneg_q <= hs_q[AW-1];
+          xz_q <= (first ? 1'b1 : xz_q) && (dx[U-1:0] == {U{1'b0}});
+        end
+        O_HALF: begin
+          if (!hlast) begin
+            cs_q <= ssum[U+1:U];
+            cy_q <= ysum[U];
+            if (first) odd_q <= odd_i;
+            yp_q <= ysum[U-1:0];
+          end else begin
+            stop_q  <= s_top;
+          end
+          if (!first) begin
+            bs_q <= sdx[U+1];
+            hz_q <= (hfirst ? 1'b1 : hz_q) && (h_dig == {U{1'b0}}) && (!hlast || !h_top);
+            if (hlast) sstop_q <= !h_top ^ sdx[U+1];   // 1 - H_top - borrow, in {0, 1}
+          end
+        end
+        O_TSEL: begin
+          if (first) sig_q <= sig;
+          ct_q <= tsum[U+1:U];
+          bn_q <= tn[U+1];
+        end
+        default: ;
+      endcase
+    end
+  end
+  // After TSEL: t_top = s_top + sigma + the last carry (t < 2N < 2^(l+1): 0 or 1); t >= N
+  // when t_top covers the last borrow of t - N (Fig. 7's last selection, "t >= N").
+  wire signed [2:0] ttop_full = {2'b00, sstop_q} + {sig_q[1], sig_q} + {ct_q[1], ct_q};
+  always @(posedge clk_i) begin
+    if (op == O_OUT && issuing && iss_q == {IW{1'b0}}) ge_q <= !bn_q || ttop_full[0];
+  end
+
+  // Writes of this cycle (digit passes write in the cycle their read returns).
+  always @* begin
+    dl_we = accv_q && (op == O_ACC);
+    dl_wa = acci_q[L-1:0];
+    dl_wd = acc_q[U-1:0];
+    d1_we = 1'b0; d2_we = 1'b0; d3_we = 1'b0; dr_we = 1'b0;
+    d1_wa = i1[L-1:0]; d2_wa = i1[L-1:0]; d3_wa = i1[L-1:0] - 1'b1; dr_wa = i1[L-1:0];
+    d1_wd = {U{1'b0}}; d2_wd = {U{1'b0}}; d3_wd = h_dig; dr_wd = {U{1'b0}};
+    e_we = 1'b0; e_widx = i1[L-1:0]; e_wdata = {(K+1){1'b0}};
+    case (op)
+      O_MUL: begin
+        e_we = wv && !u_d; e_widx = wi[L-1:0]; e_wdata = wres;
+      end
+      O_Z0: begin
+        e_we = v1; e_wdata = {{(K-U){1'b0}}, {1'b0, dlr} + {1'b0, hd}};
+      end
+      O_MODR: begin
+        d1_we = v1; d1_wd = sa[U-1:0];
+        d2_we = v1; d2_wd = sb[U-1:0];
+      end
+      O_WRM: begin
+        e_we = v1; e_wdata = {{(K+1-U){1'b0}}, selm_q ? d2r : d1r};
+      end
+      O_MODQ: begin
+        d1_we = v1; d1_wd = dx[U-1:0];
+      end
+      O_HALF: begin
+        d2_we = v1 && !hlast; d2_wd = s_dig;
+        d3_we = v1 && !first; d3_wd = sdx[U-1:0];
+      end
+      O_TSEL: begin
+        d1_we = v1; d1_wd = t_dig;
+        d2_we = v1; d2_wd = tn[U-1:0];
+      end
+      O_OUT: begin
+        dr_we = v1; dr_wd = ge_q ? d2r : d1r;
+        e_we = v1; e_wdata = {{(K+1-U){1'b0}}, ge_q ? d2r : d1r};
+      end
+      O_OUTN: begin
+        e_we = v1; e_wdata = {{(K+1-U){1'b0}}, drr};
+      end
+      default: ;
+    endcase
+  end
+  // The phase's write count: the engine's or a digit RAM's writes (HALF counts s's).
+  assign w_main = (op == O_MUL) ? wv :
+                  (op == O_ACC) ? (accv_q) :
+                  (op == O_COPY) ? v2 :
+                  (op == O_HALF) ? (v1 && !first) : v1;
+
+  // --- read port ------------------------------------------------------------------------------
+  reg  [1:0] rsel1_q, rsel2_q;
+  reg        rv1_q, rv2_q;
+  reg  [K:0] rd_q;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rv1_q <= 1'b0;
+      rv2_q <= 1'b0;
+    end else begin
+      rv1_q <= ext_rd;
+      rv2_q <= rv1_q;
+    end
+  end
+  wire [K:0] rtr_1, drr_1;
+  always @(posedge clk_i) begin
+    rsel1_q <= rd_sel_i;
+    rsel2_q <= rsel1_q;
+  end
+  delay_line #(.W(2 * (K + 1)), .N(1)) u_rd1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({rtr, {{(K+1-U){1'b0}}, drr}}), .q_o({rtr_1, drr_1})
+  );
+  always @* begin
+    case (rsel2_q)
+      2'd0: rd_q = drr_1;
+      2'd1: rd_q = rtr_1;
+      default: rd_q = e_rdata;
+    endcase
+  end
+  assign rd_valid_o = rv2_q;
+  assign rd_data_o  = rd_q;
+
+  wire unused = ^{ntt_busy, e_rvalid, i2[IW-1], mi[IW-1], pi[IW-1], wi[IW-1], li_q[IW-1],
+                  acci_q[IW-1], unused_step, unused_cdiff, ttop_full[2:1], ntt_race, stop_q,
+                  ssum[U+2], tsum[U+2], ypair[0]};
+endmodule
