@@ -16,6 +16,7 @@ ARCHS = {
     "mwr2mm_arch2": "mwr2mm_arch2",
     "mwr4mm_arch2": "mwr4mm",
     "drmmm": "drmmm",
+    "fmlm3": "fmlm3",
     "ism3": "ism3",
     "ntt64": "ntt64",
 }

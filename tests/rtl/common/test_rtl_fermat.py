@@ -95,8 +95,8 @@ def _kmul(w: int, base_lat: int = 3, level_lat: int = 4, base_w: int = 17) -> di
     return {"W": w, "BASE_W": base_w, "BASE_LAT": base_lat, "LEVEL_LAT": level_lat, "SW": 5}
 
 
-KMUL = [_kmul(34), _kmul(35, 1, 2)]
-KMUL_WIDE = [_kmul(130), _kmul(66), _kmul(17), _kmul(10, 0, 0, 3), _kmul(66, 2, 1),
+KMUL = [_kmul(34)]
+KMUL_WIDE = [_kmul(35, 1, 2), _kmul(130), _kmul(66), _kmul(17), _kmul(10, 0, 0, 3), _kmul(66, 2, 1),
              _kmul(130, 0, 3), _kmul(1, 1, 4)]  # fmt: skip
 
 

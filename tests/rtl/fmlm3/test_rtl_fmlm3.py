@@ -18,12 +18,11 @@ import random
 from typing import Any
 
 import pytest
+from montlab import spectral_params as sp
 from rtl_helpers import run_rtl, scaled
 
 # The cocotb tests of this top (cocotb collects them from this module's namespace).
 from rtl_scenarios import checked_vectors, reset_mid_operation  # noqa: F401
-
-from montlab import spectral_params as sp
 
 ARCH = "fmlm3"
 MODULE = "test_rtl_fmlm3"
@@ -31,7 +30,8 @@ MODULE = "test_rtl_fmlm3"
 
 def _set(p: int, u: int, ring: int, alg: int, bfs: int) -> Any:
     return pytest.param(
-        {"p": p, "u": u, "ring": ring, "alg": alg, "bfs": bfs}, id=f"P{p} u{u} K{ring} A{alg} n{bfs}"
+        {"p": p, "u": u, "ring": ring, "alg": alg, "bfs": bfs},
+        id=f"P{p} u{u} K{ring} A{alg} n{bfs}",
     )
 
 
@@ -61,7 +61,7 @@ def _table6() -> list[Any]:
 def test_rtl_fmlm3(rng: random.Random, sets: dict[str, int]) -> None:
     from montlab.hw import specs
 
-    res = run_rtl(ARCH, sets, MODULE, rng, scaled(12), trace=2)
+    res = run_rtl(ARCH, sets, MODULE, rng, scaled(8), trace=2)
     spec = specs.get(ARCH)
     assert res["cycles"] == spec.hw(spec.resolve(sets)).cycles()
     assert res["probed"] > 0
@@ -80,7 +80,9 @@ def test_ucode_is_generated() -> None:
     """rtl/fmlm3/fmlm3_ucode.v is what montlab.hw.fmlm3_ucode renders now."""
     from montlab.hw import fmlm3_ucode
 
-    assert fmlm3_ucode.ROM.read_text() == fmlm3_ucode.render(), "run python -m montlab.hw.fmlm3_ucode"
+    assert fmlm3_ucode.ROM.read_text() == fmlm3_ucode.render(), (
+        "run python -m montlab.hw.fmlm3_ucode"
+    )
 
 
 def test_ucode_transform_counts() -> None:

@@ -25,7 +25,7 @@ CI_SETS = [
     # b = 8 runs in CI with the narrower modulus (the one-minute build of each set is the cost)
     pytest.param({"points": 64, "b": 8}, id="64 points b8", marks=pytest.mark.rtl_wide),
     pytest.param({"points": 64, "b": 8, "n": 200}, id="64 points b8 n200"),
-    pytest.param({"points": 64, "b": 16}, id="64 points b16"),
+    pytest.param({"points": 64, "b": 16}, id="64 points b16", marks=pytest.mark.rtl_wide),
 ]
 PAPER_SETS = [
     pytest.param({"points": 1024, "b": 16, "stages": 2}, id="8192"),
