@@ -8,7 +8,11 @@
 // Parameters: P transform points (P = 2^v >= 8), U digit bits (B = 2^U, l = U P), K ring
 //   exponent (M = 2^K + 1, K = cP: c a positive integer, or K = P/2 with SQRT2 = 1), ALG (2 or
 //   3), LANES butterfly structures (BFS: 1, 2 or 4), BFLY_LAT / SW_LAT / RD_LAT (the engine's
-//   depths; the paper's 6 / 2 / 1), BASE_W, BASE_LAT, LEVEL_LAT (karatsuba_mul).
+//   depths; the paper's 6 / 2 / 1), BASE_W, BASE_LAT, LEVEL_LAT (karatsuba_mul); erratum
+//   switches, each 0 in the corrected design: STEP12 = 1, the printed step 12 (w = NCT^-1 of
+//   the step-8 transform T'(m), the hardware's z1 after step 7, not of Z4; erratum 1);
+//   GT_N = 1, the printed "t > N" of step 17 (erratum 2); SYM_LIFT = 1, a symmetric lift
+//   (w_n > M/2) instead of the eq. (12) window.
 // Function: with T(x), T'(x), T(y), T'(y), T(N'), T'(N) (natural order, [0, M)) and the digits
 //   of N loaded, and x0y0_i = x_0 AND y_0, start_i runs the microprogram of fmlm3_ucode.vh
 //   (montlab.hw.fmlm3_ucode) and leaves t = x y R^-1 mod N (R = 2^l - 1; digits, sel 0), T(t)
@@ -39,7 +43,10 @@ module fmlm3 #(
   parameter integer RD_LAT    = 1,
   parameter integer BASE_W    = 17,
   parameter integer BASE_LAT  = 3,
-  parameter integer LEVEL_LAT = 4
+  parameter integer LEVEL_LAT = 4,
+  parameter integer STEP12    = 0,
+  parameter integer GT_N      = 0,
+  parameter integer SYM_LIFT  = 0
 ) (
   input  wire            clk_i,
   input  wire            rst_ni,
@@ -85,7 +92,9 @@ module fmlm3 #(
 
   generate
     if (P < 8 || (1 << L) != P || U < 1 || ALG < 2 || ALG > 3 || K <= 2 * U ||
-        (SQRT2 == 0 && K % P != 0) || (SQRT2 != 0 && 2 * K != P)) begin : g_illegal
+        (SQRT2 == 0 && K % P != 0) || (SQRT2 != 0 && 2 * K != P) ||
+        STEP12 < 0 || STEP12 > 1 || GT_N < 0 || GT_N > 1 || SYM_LIFT < 0 || SYM_LIFT > 1)
+    begin : g_illegal
       fmlm3_illegal_parameters u_stop ();
     end
   endgenerate
@@ -270,7 +279,9 @@ module fmlm3 #(
   );
   wire [1:0] ma_a = (is_ntt && par) ? 2'd2 : u_a;     // the par MUL: T'(x) . T'(y) -> MA
   wire [2:0] ma_b = (is_ntt && par) ? 3'd2 : u_b;
-  wire       ma_c = !(is_ntt && par) && u_c;
+  // STEP12 (erratum 1): Z4's phase passes T'(m) through (times 1, plus 0).
+  wire       z4_op = is_mul && u_c;
+  wire       ma_c = !(is_ntt && par) && u_c && !(STEP12 != 0);
   wire       ma_d = (is_ntt && par) || u_d;
   reg  [K:0] opa, opb;
   always @* begin
@@ -287,6 +298,7 @@ module fmlm3 #(
       3'd3: opb = mar2;
       default: opb = e_rdata;
     endcase
+    if (STEP12 != 0 && z4_op) opb = {{K{1'b0}}, 1'b1};
   end
   wire          mv;
   wire [IW-1:0] mi;
@@ -371,7 +383,8 @@ module fmlm3 #(
   reg        lv_q;
   reg  [IW-1:0] li_q;
   reg  signed [AW-1:0] lw_q;
-  wire       lift = u_mode && (ax1 > bnd_q);
+  wire [K:0] half_m = one_k << (K - 1);                  // SYM_LIFT: w_n > M/2
+  wire       lift = u_mode && (ax1 > ((SYM_LIFT != 0) ? half_m : bnd_q));
   wire [AW-1:0] ax1w = {{(AW-K-1){1'b0}}, ax1};
   wire [AW-1:0] m_w  = {{(AW-K-1){1'b0}}, 1'b1, {(K-1){1'b0}}, 1'b1};   // M = 2^K + 1
   always @(posedge clk_i or negedge rst_ni) begin
@@ -450,7 +463,7 @@ module fmlm3 #(
   reg  [U-1:0] yp_q;               // the previous digit of Y = S + odd Q'
   reg        stop_q, sstop_q;      // S's and s's bit l
   reg signed [1:0] ct_q, sig_q;    // TSEL: t = s + sigma Q'
-  reg        bn_q, ge_q;
+  reg        bn_q, tnz_q, ge_q;        // t - N's borrow, its digits all 0, t >= N
 
   wire first = (i1 == {IW{1'b0}});
   wire tneg  = bx_q && !hneg_q;     // T = -1: V < 0
@@ -523,6 +536,7 @@ module fmlm3 #(
           if (first) sig_q <= sig;
           ct_q <= tsum[U+1:U];
           bn_q <= tn[U+1];
+          tnz_q <= (first ? 1'b1 : tnz_q) && (tn[U-1:0] == {U{1'b0}});
         end
         default: ;
       endcase
@@ -532,7 +546,9 @@ module fmlm3 #(
   // when t_top covers the last borrow of t - N (Fig. 7's last selection, "t >= N").
   wire signed [2:0] ttop_full = {2'b00, sstop_q} + {sig_q[1], sig_q} + {ct_q[1], ct_q};
   always @(posedge clk_i) begin
-    if (op == O_OUT && issuing && iss_q == {IW{1'b0}}) ge_q <= !bn_q || ttop_full[0];
+    // GT_N (erratum 2): "t > N" also needs t - N != 0 (t = N, the step-17 corner, stays N).
+    if (op == O_OUT && issuing && iss_q == {IW{1'b0}})
+      ge_q <= (!bn_q || ttop_full[0]) && !(GT_N != 0 && tnz_q && (ttop_full[0] == bn_q));
   end
 
   // Writes of this cycle (digit passes write in the cycle their read returns).

@@ -479,10 +479,10 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
 @click.option(
     "--arch",
     "page",
-    type=click.Choice(["mwr2mm", "drmmm", "ism3", "ntt64"]),
+    type=click.Choice(["mwr2mm", "drmmm", "ism3", "ntt64", "fmlm3"]),
     default="mwr2mm",
     show_default=True,
-    help="Which page: the MWR2MM family, DRMMM, ISM3 or NTT64.",
+    help="Which page: the MWR2MM family, DRMMM, ISM3, NTT64 or FMLM3.",
 )
 @click.option(
     "--out",
@@ -517,8 +517,11 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
 @click.option("--pnr", is_flag=True, help="drmmm: also place and route the n-bit designs.")
 @click.option("--no-pnr", is_flag=True, help="ism3, ntt64: no place and route.")
 @click.option(
-    "--quick", is_flag=True, help="drmmm, ism3, ntt64: small sizes (a check of the generator)."
+    "--quick",
+    is_flag=True,
+    help="drmmm, ism3, ntt64, fmlm3: small sizes (a check of the generator).",
 )
+@click.option("--synth", is_flag=True, help="fmlm3: also synthesize the Table 6 sets.")
 @click.option("--workers", type=int, default=2, show_default=True, help="Local Dask workers.")
 @click.option("--scheduler", default=None, help="A dask.distributed scheduler address.")
 @handle_errors
@@ -535,6 +538,7 @@ def report_hw(
     pnr: bool,
     no_pnr: bool,
     quick: bool,
+    synth: bool,
     workers: int,
     scheduler: str | None,
 ) -> None:
@@ -547,6 +551,7 @@ def report_hw(
 
     from montlab.hw import sweep
     from montlab.hw.reports import drmmm as page_drmmm
+    from montlab.hw.reports import fmlm3 as page_fmlm3
     from montlab.hw.reports import ism3 as page_ism3
     from montlab.hw.reports import mwr2mm as page_mwr2mm
     from montlab.hw.reports import ntt64 as page_ntt64
@@ -572,6 +577,13 @@ def report_hw(
             with sweep.session(scheduler, workers) as client:
                 saved = page_ism3.tables(quick, not no_pnr, client, progress)
         md, png, js = page_ism3.write(Path(out_dir), saved)
+        click.echo(f"wrote {md}, {png} and {js}")
+        return
+    if page == "fmlm3":
+        if saved is None:
+            with sweep.session(scheduler, workers) as client:
+                saved = page_fmlm3.tables(quick, synth, client, progress)
+        md, png, js = page_fmlm3.write(Path(out_dir), saved)
         click.echo(f"wrote {md}, {png} and {js}")
         return
     if page == "ntt64":

@@ -7,8 +7,10 @@ cycles of the schedule model montlab.hw.fmlm3_schedule.
 Every set also runs a chain of products with T(t), T'(t) fed back (square-and-multiply), which
 must equal pow, and a reset in the middle of a product. CI runs SPEC 6 items 2 and 3 (P = 8,
 u = 4 on 2^16+1 and 2^24+1; P = 16, u = 1 and P = 32, u = 5 with A = sqrt 2) and the tight rings
-(P = 8 with u = 2 and 6, P = 32 with u = 13), with BFS 1 and 2; the 18 Table 6 sets are
-rtl_wide. The microprogram ROM is regenerated and compared. Seeds: MONTLAB_SEED; counts scale
+(P = 8 with u = 2 and 6), with BFS 1 and 2; item 3's worked example and item 5 (the step-17
+corner) as vectors; and the errata variants failing: the printed step 12, "t > N" on the corner,
+a symmetric lift on a tight ring. Item 4 (near-maximal digits, 1024 bits) is slow; P = 32's
+tight ring (u = 13) and the 18 Table 6 sets are rtl_wide. The microprogram ROM is regenerated and compared. Seeds: MONTLAB_SEED; counts scale
 with MONTLAB_TEST_MULTIPLIER.
 """
 
@@ -19,7 +21,7 @@ from typing import Any
 
 import pytest
 from montlab import spectral_params as sp
-from rtl_helpers import run_rtl, scaled
+from rtl_helpers import run_rtl, scaled, toolchain
 
 # The cocotb tests of this top (cocotb collects them from this module's namespace).
 from rtl_scenarios import checked_vectors, reset_mid_operation  # noqa: F401
@@ -42,8 +44,9 @@ CI_SETS = [
     _set(32, 5, 16, 2, 2),  # SPEC 6 item 3, A = 2^12 - 2^4
     _set(8, 2, 8, 2, 2),  # tight: cP = v + 2u + 1
     _set(8, 6, 16, 2, 1),  # tight: cP = v + 2u + 1
-    _set(32, 13, 32, 2, 1),  # tight: cP = v + 2u + 1
 ]
+#: P = 32's tight ring (u = 13, M = 2^32 + 1) runs in the Table 5 sweep of docs/hardware/fmlm3.md.
+WIDE_SETS = [_set(32, 13, 32, 2, 1)]
 
 
 def _table6() -> list[Any]:
@@ -69,11 +72,103 @@ def test_rtl_fmlm3(rng: random.Random, sets: dict[str, int]) -> None:
 
 
 @pytest.mark.rtl_wide
+@pytest.mark.parametrize("sets", WIDE_SETS)
+def test_rtl_fmlm3_wide(rng: random.Random, sets: dict[str, int]) -> None:
+    res = run_rtl(ARCH, sets, MODULE, rng, scaled(8), trace=2)
+    assert "exponent_chain" in res["scenarios"], res["scenarios"]
+
+
+@pytest.mark.rtl_wide
 @pytest.mark.parametrize("sets", _table6())
 def test_rtl_fmlm3_table6(rng: random.Random, sets: dict[str, int]) -> None:
     """The paper's 18 sets, random and edge vectors each."""
     res = run_rtl(ARCH, sets, MODULE, rng, scaled(4), trace=1)
     print(f"[fmlm3] {sets}: {res['cycles']} cycles (schedule model; Table 6 not derivable)")
+
+
+def _sim(sets: dict[str, int], vectors: list, trace: int = 1) -> dict:
+    from montlab.hw import flow, specs
+
+    toolchain()
+    spec = specs.get(ARCH)
+    return flow.simulate(spec, spec.resolve(sets), vectors, trace=trace)
+
+
+def _random(sets: dict[str, int], count: int, seed: int) -> list:
+    from montlab.hw import flow, specs
+
+    spec = specs.get(ARCH)
+    return flow.make_vectors(spec, spec.resolve(sets), count, seed, edge=False)
+
+
+def test_spec6_item3_worked_example() -> None:
+    """SPEC 6 item 3: P = 16, u = 1, M = 2^8 + 1 (A = sqrt 2 = 60): N = 60553, x = 20828,
+    y = 13246 give m = 6469, S = 45163, t = 10187 in the model, and the RTL's probes see them."""
+    from montlab.hw.flow import Vector
+    from montlab.ref import fmlm3 as ref
+
+    cfg = ref.configure(60553, {"P": 16, "u": 1, "m_exp": 8, "alg": 2})
+    assert cfg.ring.A == 60
+    trace: list = []
+    ref.mont_mul(cfg, 20828, 13246, trace)
+    assert (trace[0]["m"], trace[0]["S"], trace[0]["t"]) == (6469, 45163, 10187)
+    res = _sim({"p": 16, "u": 1, "ring": 8, "alg": 2, "bfs": 1}, [Vector(60553, 20828, 13246)])
+    assert res["mismatches"] == 0 and res["probed"] > 0, res["failures"]
+
+
+@pytest.mark.slow
+def test_spec6_item4_near_maximal_digits() -> None:
+    """SPEC 6 item 4: 1024 bits, P = 64, u = 16, M = 2^64 + 1, Algorithm 3, N = R - 2,
+    x = y = R - 3 (the eq. (12) window at near-maximal digits), traced."""
+    from montlab.hw.flow import Vector
+
+    r = (1 << 1024) - 1
+    res = _sim({"p": 64, "u": 16, "ring": 64, "alg": 3, "bfs": 2}, [Vector(r - 2, r - 3, r - 3)])
+    assert res["mismatches"] == 0 and res["probed"] > 0, res["failures"]
+
+
+def test_erratum1_printed_step12_fails(rng: random.Random) -> None:
+    """Step 12 as printed (NCT^-1 of T'(z1), here the step-8 transform T'(m)) gives wrong
+    products; the corrected design's run of the same vectors is the CI set above."""
+    sets = {"p": 8, "u": 4, "ring": 24, "alg": 3, "bfs": 2, "step12": 1}
+    vecs = _random(sets, scaled(8), rng.getrandbits(32))
+    res = _sim(sets, vecs)
+    assert res["mismatches"] >= len(vecs) - 1, res["mismatches"]
+
+
+def test_erratum2_step17_corner(rng: random.Random) -> None:
+    """SPEC 6 item 5: u = 8, v = 3, N = (2^32 - 5)(2^32 - 17), x = 2^32 - 5, y = 2^32 - 17: t
+    before step 17 is N. The corrected design returns 0; the printed "t > N" returns N (and is
+    right on random vectors)."""
+    from montlab.hw.flow import Vector
+
+    p_, q_ = (1 << 32) - 5, (1 << 32) - 17
+    corner = Vector(p_ * q_, p_, q_)
+    base = {"p": 8, "u": 8, "alg": 2, "bfs": 1}
+    good = _sim(base, [corner])
+    assert good["mismatches"] == 0, good["failures"]
+    vecs = _random(base, scaled(4), rng.getrandbits(32))
+    bad = _sim({**base, "gt_n": 1}, [corner, *vecs])
+    assert bad["mismatches"] == 1 and f"m={p_ * q_:#x}" in bad["failures"][0], bad["failures"]
+
+
+def test_symmetric_lift_fails_on_a_tight_ring() -> None:
+    """SPEC 1.4: on a tight ring (cP = v + 2u + 1: P = 8, u = 6, M = 2^16 + 1) near-maximal
+    digits (N close to R, x = y = N - 1) need the eq. (12) window: a symmetric lift fails some,
+    the window none."""
+    from montlab.hw.flow import Vector
+    from montlab.testing import accepts
+
+    sets = {"p": 8, "u": 6, "ring": 16, "alg": 2, "bfs": 1}
+    r = (1 << 48) - 1
+    params = {"P": 8, "u": 6, "m_exp": 16, "alg": 2}
+    moduli = [n for n in range(r - 2, r - 200, -2) if accepts("fmlm3", n, params)][:4]
+    vecs = [Vector(n, x, x) for n in moduli for x in (n - 1, n - 2)]
+    good = _sim(sets, vecs, trace=0)
+    assert good["mismatches"] == 0, good["failures"]
+    bad = _sim({**sets, "sym_lift": 1}, vecs, trace=0)
+    assert bad["mismatches"] >= 1, "the symmetric lift passed every near-maximal vector"
+    print(f"[fmlm3] symmetric lift: {bad['mismatches']} of {len(vecs)} near-maximal vectors fail")
 
 
 def test_ucode_is_generated() -> None:

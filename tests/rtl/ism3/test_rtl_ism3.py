@@ -8,7 +8,8 @@ as the next X (square-and-multiply) equals pow; a start_i during a product is ig
 in the middle abandons it; race_o stays low and the product right. With PINGPONG = 0 where the
 engine's schedule races (one lane, d = 64), race_o rises and the result is wrong, and ping-pong
 cures both. CI runs the (v, d, mu) = (32, 32, 13) set; (32, 64, 13) on two lanes with ping-pong
-storage (covered in CI by fmlm3's sets) and the four Table III sets are rtl_wide. Seeds: MONTLAB_SEED; counts scale with MONTLAB_TEST_MULTIPLIER.
+storage (covered in CI by fmlm3's sets), the racing pair (the engine's racing runs in CI in
+tests/rtl/common/test_rtl_fermat_ntt.py) and the four Table III sets are rtl_wide. Seeds: MONTLAB_SEED; counts scale with MONTLAB_TEST_MULTIPLIER.
 """
 
 from __future__ import annotations
@@ -80,8 +81,18 @@ def _scenario(rng: random.Random, sets: dict[str, int], testcase: str) -> dict:
 @pytest.mark.parametrize(
     ("sets", "races"),
     [
-        pytest.param({"v": 32, "d": 64, "mu": 13, "lanes": 1, "pingpong": 0}, True, id="in place"),
-        pytest.param({"v": 32, "d": 64, "mu": 13, "lanes": 1, "pingpong": 1}, False, id="pp"),
+        pytest.param(
+            {"v": 32, "d": 64, "mu": 13, "lanes": 1, "pingpong": 0},
+            True,
+            id="in place",
+            marks=pytest.mark.rtl_wide,
+        ),
+        pytest.param(
+            {"v": 32, "d": 64, "mu": 13, "lanes": 1, "pingpong": 1},
+            False,
+            id="pp",
+            marks=pytest.mark.rtl_wide,
+        ),
     ],
 )
 def test_rtl_ism3_racing(rng: random.Random, sets: dict[str, int], races: bool) -> None:

@@ -3,7 +3,7 @@ rtl/fmlm3/fmlm3.v on the shared transform engine rtl/common/fermat_ntt.v.
 
 Contract: parameters p (P), u, ring (K: M = 2^K + 1, K = cP) and alg, the registry's, completed
 by montlab.ref.fmlm3.resolve_set (the corrected Algorithm 4 and rules (15)/(20)); n (modulus
-bits, default l - 1 = uP - 1); and the RTL's own: bfs (butterfly structures), bfly_lat,
+bits, default l = uP; the model rejects N >= 2^l - 1); and the RTL's own: bfs (butterfly structures), bfly_lat,
 sw_lat, rd_lat (the paper's 6 / 2 / 1) and the Karatsuba ranks. Load: T(x), T'(x), T(y), T'(y),
 T(N'), T'(N) (natural order) and N's digits into their RAMs, x0y0_i = x_0 AND y_0 on the port.
 Result: the read port returns t's P digits (sel 0), T(t) (sel 1) and T'(t) (sel 2);
@@ -15,7 +15,9 @@ Probes, for a traced product, at the edge each phase's results are complete (the
 banks read position by position, ORDER 1 mapping): every product vector (G or T(x).T(N'), Z1,
 T'(x).T'(y), Z4), every transform's output before its scaling, the digits the ACC passes leave
 (g, z1 and eval(w) mod 2^l, the last after the window lift), z0, both m candidates and m, X =
-lo - hi mod 2^l, S, s, t before step 17, t, T(t) and T'(t).
+lo - hi mod 2^l, S, s, t before step 17, t, T(t) and T'(t); and within every transform,
+each stage's vector at the edge of its last write (montlab.transforms.cg_stage), and the edges
+at which the engine's busy_o rises and its done_o rises: each transform's cycles, measured.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from montlab.hw.specs.base import (
     Probe,
     RamRead,
     RamWrite,
+    Variant,
 )
 from montlab.ref._base import Trace, from_words, words
 
@@ -60,12 +63,20 @@ class Fmlm3(HwSpec):
         "sw_lat": HwParam(2, 0, 8, "channel switch depth (the paper: 2)"),
         "rd_lat": HwParam(1, 0, 4, "extra read rank (with the RAM's and the write: 3 cycles)"),
         **KARATSUBA_PARAMS,
+        "step12": HwParam(0, 0, 1, "1 = the printed step 12, NCT^-1 of T'(z1) (erratum 1)"),
+        "gt_n": HwParam(0, 0, 1, "1 = the printed step 17, t > N (erratum 2)"),
+        "sym_lift": HwParam(0, 0, 1, "1 = a symmetric lift, w_n > M/2, not the eq. (12) window"),
+    }
+    variants = {
+        "step12": {1: Variant(1, "FMLM3 erratum 1: step 12 as printed, NCT^-1(T'(z1))")},
+        "gt_n": {1: Variant(1, "FMLM3 erratum 2: step 17 as printed, t > N")},
+        "sym_lift": {1: Variant(1, "SPEC 1.4: a symmetric lift instead of the eq. (12) window")},
     }
 
     def param_docs(self) -> dict[str, dict[str, Any]]:
         entry = registry.get(self.ref)
         out: dict[str, dict[str, Any]] = {
-            "n": {"default": "l - 1", "max": self.max_n, "doc": "modulus bits (N < R = 2^l - 1)"}
+            "n": {"default": "l", "max": self.max_n, "doc": "modulus bits (N < R = 2^l - 1)"}
         }
         for alias, name in (("p", "P"), ("u", "u"), ("ring", "m_exp"), ("alg", "alg")):
             p = entry.params[name]
@@ -84,9 +95,9 @@ class Fmlm3(HwSpec):
             raise ParameterError(f"{self.name}: give p and u (or n) to pick the FMLM3 set")
         pset = resolve_set(n or 2, params)
         if n is None:
-            n = pset.l - 1
-        if n >= pset.l:
-            raise ParameterError(f"{self.name}: n = {n} must be < l = {pset.l} (N < 2^l - 1)")
+            n = pset.l
+        if n > pset.l:
+            raise ParameterError(f"{self.name}: n = {n} exceeds l = {pset.l} (N < 2^l - 1)")
         self.check_n(n)
         if n < 2:
             raise ParameterError(f"{self.name}: n = {n} must be >= 2")
@@ -113,6 +124,9 @@ class Fmlm3(HwSpec):
             "BASE_W": 17,
             "BASE_LAT": own["base_lat"],
             "LEVEL_LAT": own["level_lat"],
+            "STEP12": own["step12"],
+            "GT_N": own["gt_n"],
+            "SYM_LIFT": own["sym_lift"],
         }
         return HwParams(self.name, values, derived, hdl)
 
@@ -212,6 +226,7 @@ class Fmlm3(HwSpec):
         s_val = ent["s"]
         seen_acc = 0
         after_out = False
+        written: list[int] = []
         for op, f in PROGRAMS[ap["alg"]]:
             v: list[Any] = []
             if op == "MUL":
@@ -281,6 +296,9 @@ class Fmlm3(HwSpec):
                 v = [("rt", tt, "T(t)")]
             elif op == "OUTN":
                 v = [("eng+", mod.digits(cfg, t_fin), "t")]
+            if op == "NTT":  # the network's input: the vector the previous phase wrote
+                v.append(("stages", list(written), str(f["kind"])))
+            written = next((vec for where, vec, _ in v if where == "eng+"), written)
             out.append(v)
         return out
 
@@ -305,16 +323,46 @@ class Fmlm3(HwSpec):
         ram = {"ma": "u_ma.mem", "dl": "u_dl.mem", "d1": "u_d1.mem", "d2": "u_d2.mem",
                "d3": "u_d3.mem", "dr": "u_dr.mem", "rt": "u_rt.mem"}  # fmt: skip
         vecs = self.expected_vectors(ap, cfg, ent)
+        eng = hw.engine
         for pc, ((op, _), exp) in enumerate(zip(PROGRAMS[ap["alg"]], vecs, strict=False)):
             if op == "END":
                 break
+            g0 = cur ^ 1  # a transform's stages start from the group its swap makes current
             if op == "NTT":
                 cur ^= 1 ^ (big_l % 2)  # the swap, then the stages' own group changes
             edge = hw.phase_done_edge(pc)
             lst = out.setdefault(edge, [])
             for where, vec, what in exp:
                 label = f"{pc}:{op}: {what}"
-                if where == "eng":
+                if where == "stages":
+                    # The transform's length, seen on the engine: busy_o rises at the edge that
+                    # takes start_i (the phase's second) and done_o at start + its done cycle.
+                    c0 = hw.phases()[pc][1]
+                    done = hw.engine_cycles(what)
+                    for e, sig, val in (
+                        (c0, "busy_q", 0),
+                        (c0 + 1, "busy_q", 1),
+                        (c0 + done - 1, "done_q", 0),
+                        (c0 + done, "done_q", 1),
+                    ):
+                        out.setdefault(e, []).append(
+                            Probe(((f"u_ntt.{sig}", None),), val, f"{pc}:{what} {sig} = {val}")
+                        )  # fmt: skip
+                    # Stage j (ping-pong) writes group g0 ^ (j + 1 mod 2) last in engine cycle
+                    # j PER + S + B + 1 (+ 2 through the sqrt 2 block), the engine's cycle 0
+                    # being the phase's second.
+                    start = hw.phases()[pc][1]
+                    kind = {"ct": "ct", "nct": "nct"}.get(what, "inv")
+                    stage_vec = rev(list(vec))
+                    for j in range(big_l):
+                        stage_vec = tf.cg_stage(cfg.ring, stage_vec, j, kind)
+                        last = j * eng.period + eng.s + eng.bfly_lat + 1
+                        if ap["sqrt2"] and kind == "nct" and j == big_l - 1:
+                            last += 2
+                        out.setdefault(start + 1 + last, []).extend(
+                            engine(stage_vec, g0 ^ ((j + 1) % 2), f"{pc}:{what} stage {j}")
+                        )
+                elif where == "eng":
                     lst += engine(list(vec), cur, label)
                 elif where == "eng+":
                     lst += engine(rev(list(vec)), cur ^ 1, label + " (bit-reversed)")
