@@ -31,15 +31,15 @@
 //   External port (while busy_o is low): ext_we_i writes ext_wdata_i to position ext_widx_i, or
 //   to bitrev(ext_widx_i) with ext_bitrev_i (the input permutation, done by addressing), of the
 //   current group, or of the other one with ext_wother_i (GROUPS = 2: a vector is built there
-//   while the current one is read); swap_i makes the other group current (grp_o: which is); ext_re_i reads
-//   position ext_ridx_i (of the other group with ext_rother_i) and returns it times
-//   2^ext_rexp_i (the inverse scalings 2^-L, P^-1, (A^n P)^-1 are powers of two) on
-//   ext_rdata_o two cycles later, with ext_rvalid_o.
+//   while the current one is read); swap_i makes the other group current (grp_o says which
+//   is); ext_re_i reads position ext_ridx_i (of the other group with ext_rother_i) and returns
+//   it times 2^ext_rexp_i (the inverse scalings 2^-L, P^-1, (A^n P)^-1 are powers of two,
+//   but for the sqrt 2 factor of c = 1/2) on ext_rdata_o two cycles later, with ext_rvalid_o.
 // Ranges: entries in [0, q); any exponent word; 1 <= jn_i, j0_i + jn_i <= L.
 // Left out: stalling; a second external port (one sample per cycle each way).
-// Schedule (B = BFLY_LAT + RD_LAT + SW_LAT): start_i is taken while busy_o is low; stage s of the run issues
-//   cycle c = 0..S-1 in cycle 1 + s PER + c, PER = max(S, S/2 + B + 2); the data reach the
-//   butterflies one cycle later.
+// Schedule (B = BFLY_LAT + RD_LAT + SW_LAT): start_i is taken while busy_o is low; stage s of
+//   the run issues cycle c = 0..S-1 in cycle 1 + s PER + c, PER = max(S, S/2 + B + 2); the
+//   data reach the butterflies 1 + RD_LAT cycles later.
 //   ORDER 0: cycle c reads address c of every bank; butterfly k = LANES c + l (lane l) takes
 //   banks 2l, 2l+1. Its lower output x_k is written B + 1 cycles after the issue, its upper
 //   output x_k+D/2 one cycle later: the channel switch (outputs of c and c - 1 share no bank,

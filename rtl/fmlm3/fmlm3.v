@@ -14,7 +14,7 @@
 //   GT_N = 1, the printed "t > N" of step 17 (erratum 2); SYM_LIFT = 1, a symmetric lift
 //   (w_n > M/2) instead of the eq. (12) window.
 // Function: with T(x), T'(x), T(y), T'(y), T(N'), T'(N) (natural order, [0, M)) and the digits
-//   of N loaded, and x0y0_i = x_0 AND y_0, start_i runs the microprogram of fmlm3_ucode.vh
+//   of N loaded, and x0y0_i = x_0 AND y_0, start_i runs the microprogram of fmlm3_ucode.v
 //   (montlab.hw.fmlm3_ucode) and leaves t = x y R^-1 mod N (R = 2^l - 1; digits, sel 0), T(t)
 //   (sel 1) and T'(t) (sel 2, the engine's current group) for the read port.
 // Ranges: N odd, N < R, gcd(N, R) = 1; x, y < N; the ring satisfies eq. (13) (ALG 2) or eq.
@@ -23,12 +23,14 @@
 // Left out: the precomputation of T(N'), T'(N) and the operand spectra (loaded); the paper's
 //   2- and 4-digit segments and its final-stage operators fused into the last transform stage
 //   (here the inverses' final-stage operators run as the ACC pass after the engine, one
-//   coefficient per cycle); exponentiation control (the testbench feeds T(t), T'(t) back).
+//   coefficient per cycle); a ROM of the eq. (12) bounds (they are counted up, 2(n+1)(B-1)^2);
+//   exponentiation control (the testbench feeds T(t), T'(t) back).
 // Schedule: start_i at an edge while idle; the phases run back to back, one microprogram word
 //   each (phase_o = the program counter). Streaming phases issue one index per cycle and end
 //   the cycle after their last write; a transform phase swaps the engine's groups (1 cycle),
-//   starts it (1 cycle) and ends with its done_o. montlab.hw.fmlm3_schedule gives every
-//   phase's length (the tests compare). done_o is high for one cycle at the end.
+//   starts it (1 cycle) and ends with its done_o; start_i also swaps the engine's groups when
+//   group 1 is current, so every product runs the same groups. montlab.hw.fmlm3_schedule
+//   gives every phase's length (the tests compare). done_o is high for one cycle at the end.
 `default_nettype none
 
 module fmlm3 #(
@@ -363,7 +365,9 @@ module fmlm3 #(
       .q_o({si1, sx1, sa1, sb1, so1})
     );
     fermat_addsub #(.K(K)) u_sdiff (.a_i(sa1), .b_i(sb1), .s_o(unused_ss), .d_o(sd));
-    delay_line #(.W(1), .N(1), .RST(1)) u_sv2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(sv1), .q_o(sv2));
+    delay_line #(.W(1), .N(1), .RST(1)) u_sv2 (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(sv1), .q_o(sv2)
+    );
     delay_line #(.W(IW + K + 1), .N(1)) u_sd2 (
       .clk_i(clk_i), .rst_ni(rst_ni), .d_i({si1, so1 ? sd : sx1}), .q_o({si2, sx2})
     );

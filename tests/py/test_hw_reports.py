@@ -7,6 +7,7 @@ The test checks that each claim gets the verdict its numbers imply.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -253,3 +254,48 @@ def test_ntt64_page(tmp_path: Path) -> None:
     assert "hierarchical synthesis is not in these tables" in text
     assert "18 DSP48E1 = 2 x 9: holds" in text
     assert [p["points"] for p in ntt64.sweeps(synth_max=256)["synth"]["points"]] == [64]
+
+
+# --- FMLM3 (montlab.hw.reports.fmlm3) -------------------------------------------------------------
+
+
+def _fmlm3_row(point: dict[str, int], sim: dict[str, Any] | None) -> dict[str, Any]:
+    from montlab.hw import specs
+
+    return {
+        "arch": "fmlm3",
+        "point": point,
+        "params": specs.get("fmlm3").resolve(point).as_dict(),
+        "status": "ok",
+        "error": None,
+        "variant": [],
+        "sim": sim,
+        "synth": None,
+        "pnr": None,
+    }
+
+
+def test_fmlm3_page(tmp_path: Path) -> None:
+    """The page states what its rows show: a clean row's transforms are measured (the model's
+    figures), a row with mismatches is not; the claims follow the rows."""
+    from montlab.hw.reports import fmlm3
+
+    head = {"git": "0" * 40, "command": "montlab report hw --arch fmlm3"}
+    clean = {"p": 32, "u": 5, "ring": 16, "alg": 2, "bfs": 2}  # sqrt 2
+    plain = {"p": 32, "u": 13, "ring": 32, "alg": 2, "bfs": 2}
+    t5 = [
+        _fmlm3_row(clean, {"cycles": 1, "mismatches": 0, "vectors": 1}),
+        _fmlm3_row(plain, {"cycles": 1, "mismatches": 1, "vectors": 1}),  # not measured
+    ]
+    p6 = fmlm3.table6_points()[0]
+    t6 = [_fmlm3_row(p6, {"cycles": 2 * 657, "mismatches": 0, "vectors": 2})]
+    tables = {"table5": {"header": head, "rows": t5}, "table6": {"header": head, "rows": t6}}
+    md, png, js = fmlm3.write(tmp_path, tables)
+    text = md.read_text()
+    assert png.stat().st_size > 0 and json.loads(js.read_text())["table5"]["rows"]
+    assert "| NCT (A = sqrt2) | 2 | 32 | 81 | 81 | 81 | +0 |" in text  # measured, = eq. (28)
+    assert "| NCT | 2 | 32 | 79 | 79 | - | - |" in text  # the row with a mismatch
+    assert "CT and NCT: 1 of 1 measured cells" in text
+    assert "sqrt 2 supplemental block costs" not in text  # no measured pair to compare
+    assert "1 of 18 sets simulated with 0 mismatches" in text and "2.00 to 2.00" in text
+    assert f"`{'0' * 40}`" in text
