@@ -34,7 +34,8 @@
 //   while the current one is read); swap_i makes the other group current (grp_o says which
 //   is); ext_re_i reads position ext_ridx_i (of the other group with ext_rother_i) and returns
 //   it times 2^ext_rexp_i (the inverse scalings 2^-L, P^-1, (A^n P)^-1 are powers of two,
-//   but for the sqrt 2 factor of c = 1/2) on ext_rdata_o two cycles later, with ext_rvalid_o.
+//   except the sqrt 2 factor of odd n at c = 1/2, which the caller applies) on ext_rdata_o two
+//   cycles later, with ext_rvalid_o.
 // Ranges: entries in [0, q); any exponent word; 1 <= jn_i, j0_i + jn_i <= L.
 // Left out: stalling; a second external port (one sample per cycle each way).
 // Schedule (B = BFLY_LAT + RD_LAT + SW_LAT): start_i is taken while busy_o is low; stage s of
@@ -47,7 +48,8 @@
 //   (jn - 1) PER + S + B + 2.
 //   ORDER 1: cycle c runs butterflies k = c + l S; x_2k, x_2k+1 sit at addresses 2c mod S and
 //   2c + 1 mod S of banks 2l, 2l+1 (c < S/2) or 2l+1, 2l+2 (c >= S/2); all 2 LANES outputs go
-//   to address c, B + 1 cycles after the issue (no channel switch). The last write is in cycle
+//   to address c, B + 1 cycles after the issue (the channel switch is a bank rotation by c
+//   mod 2, with no delayed channel). The last write is in cycle
 //   (jn - 1) PER + S + B + 1.
 //   SQRT2: a nega-cyclic run whose last stage is J = 1 takes that stage's butterflies through
 //   the supplemental block, 2 cycles more: its writes, and done_o, come 2 cycles later. The
