@@ -265,7 +265,17 @@ module fmlm3 #(
   // 2^(2K - v - n/2) (n even) or 2^(2K - v - (n+1)/2) times the sqrt 2 of the block below
   // (n odd: (A^n P)^-1 = 2^(-v - (n+1)/2) sqrt 2), eq. (24).
   wire [31:0] n32   = {{(32-L){1'b0}}, idx};
-  wire [31:0] cn    = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : A_LOG2 * n32;
+  // c n by shifts and adds (a constant product synthesis would map to a DSP otherwise).
+  function automatic [31:0] times_c(input [31:0] x);
+    integer i;
+    begin
+      times_c = 32'd0;
+      for (i = 0; i < 16; i = i + 1) begin
+        if (((A_LOG2 >> i) & 1) != 0) times_c = times_c + (x << i);
+      end
+    end
+  endfunction
+  wire [31:0] cn    = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : times_c(n32);
   wire [31:0] sc0   = 2 * K - L;
   wire [31:0] sc1   = (sc0 >= cn) ? sc0 - cn : sc0 + 2 * K - cn;   // cn <= K < 2K
   wire [31:0] scale = (op == O_ACC) ? (u_mode ? sc1 : sc0) : 32'd0;
