@@ -459,6 +459,15 @@ FMLM3_TABLE6: list[tuple[int, int, bool, int, int, int, int]] = [
     (7680, 2, False, 128, 128, 60, 2774),
 ]
 
+
+def fmlm3_table6_bfs(row: tuple[int, int, bool, int, int, int, int]) -> int:
+    """The butterfly structures of a Table 6 row: the 1-BFS design is the slower of each pair of
+    rows with equal parameters (the table's gray shading is lost in the text); unpaired rows
+    are 2-BFS."""
+    twins = [r for r in FMLM3_TABLE6 if r[:6] == row[:6] and r != row]
+    return 1 if twins and row[6] > twins[0][6] else 2
+
+
 #: SPEC 1.6 "Algorithm 4 output (corrected rule), last four sets per l":
 #: (l, P, u, c, M exponent, alg, Alg-3 ring exponent if forced).
 SPEC_ALG4: list[tuple[int, int, int, Fraction, int, int, int]] = [

@@ -198,22 +198,13 @@ module fermat_ntt #(
   wire [31:0]   jj = {{(32-LW){1'b0}}, j_q};
   wire [31:0]   jsh = L - 1 - jj;                        // lg J
   wire [31:0]   bigj = 32'd1 << jsh;
-  // g x by shifts and adds: a constant product that synthesis would otherwise map to a DSP.
-  function automatic [31:0] times_g(input [31:0] x);
-    integer i;
-    begin
-      times_g = 32'd0;
-      for (i = 0; i < 16; i = i + 1) begin
-        if (((OMEGA_LOG2 >> i) & 1) != 0) times_g = times_g + (x << i);
-      end
-    end
-  endfunction
   wire [EW*LANES-1:0] exps;
   for (l = 0; l < LANES; l = l + 1) begin : g_exp
     wire [31:0] c32  = {{(32-AB){1'b0}}, c};
     wire [31:0] k    = (ORDER == 0) ? c32 * LANES + l : c32 + l * S;   // butterfly index
     wire [31:0] base = (k >> jsh) << jsh;
-    wire [31:0] eg   = times_g(base);                     // < K: g D = 2K, base < D/2
+    wire [31:0] eg;                                       // < K: g D = 2K, base < D/2
+    const_mul #(.C(OMEGA_LOG2), .W(32)) u_eg (.x_i(base), .y_o(eg));
     wire [31:0] e1   = (sign_q && eg != 0) ? 2 * K - eg : eg;
     // The nega-cyclic part A^J = 2^(a J); SQRT2: 2^(J/2), and for J = 1 the supplemental
     // block's factor sqrt 2 (its shifts are added there).

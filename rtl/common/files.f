@@ -12,4 +12,5 @@ common/karatsuba_core.v
 common/karatsuba_mul.v
 common/fermat_mul.v
 common/sdp_ram.v
+common/const_mul.v
 common/fermat_ntt.v

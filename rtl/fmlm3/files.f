@@ -7,6 +7,7 @@ common/karatsuba_core.v
 common/karatsuba_mul.v
 common/fermat_mul.v
 common/sdp_ram.v
+common/const_mul.v
 common/fermat_ntt.v
 fmlm3/fmlm3_ucode.v
 fmlm3/fmlm3.v

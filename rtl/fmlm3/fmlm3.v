@@ -203,36 +203,25 @@ module fmlm3 #(
   // --- spectral RAMs: operands and constants (load ports), MA (the multiply-adder's own) ------
   wire ext_rd = rd_re_i && !busy_q;
   wire [K:0] txr, txnr, tyr, tynr, tnpr, tnr, mar;
-  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tx (
-    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
-    .raddr_i(idx), .rdata_o(txr),
-    .ld_we_i(tx_we_i && !busy_q), .ld_addr_i(tx_addr_i), .ld_data_i(tx_data_i)
-  );
-  sdp_ram #(.W(K + 1), .DEPTH(P)) u_txn (
-    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
-    .raddr_i(idx), .rdata_o(txnr),
-    .ld_we_i(txn_we_i && !busy_q), .ld_addr_i(txn_addr_i), .ld_data_i(txn_data_i)
-  );
-  sdp_ram #(.W(K + 1), .DEPTH(P)) u_ty (
-    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
-    .raddr_i(idx), .rdata_o(tyr),
-    .ld_we_i(ty_we_i && !busy_q), .ld_addr_i(ty_addr_i), .ld_data_i(ty_data_i)
-  );
-  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tyn (
-    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
-    .raddr_i(idx), .rdata_o(tynr),
-    .ld_we_i(tyn_we_i && !busy_q), .ld_addr_i(tyn_addr_i), .ld_data_i(tyn_data_i)
-  );
-  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tnp (
-    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
-    .raddr_i(idx), .rdata_o(tnpr),
-    .ld_we_i(tnp_we_i && !busy_q), .ld_addr_i(tnp_addr_i), .ld_data_i(tnp_data_i)
-  );
-  sdp_ram #(.W(K + 1), .DEPTH(P)) u_tn (
-    .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
-    .raddr_i(idx), .rdata_o(tnr),
-    .ld_we_i(tn_we_i && !busy_q), .ld_addr_i(tn_addr_i), .ld_data_i(tn_data_i)
-  );
+  // Six read-only RAMs written through their load ports while idle, read at the issue index:
+  // 0 T(x), 1 T'(x), 2 T(y), 3 T'(y), 4 T(N'), 5 T'(N).
+  localparam integer NS = 6;
+  wire [NS-1:0]       s_we = {tn_we_i, tnp_we_i, tyn_we_i, ty_we_i, txn_we_i, tx_we_i};
+  wire [NS*L-1:0]     s_addr = {tn_addr_i, tnp_addr_i, tyn_addr_i, ty_addr_i, txn_addr_i,
+                                tx_addr_i};
+  wire [NS*(K+1)-1:0] s_data = {tn_data_i, tnp_data_i, tyn_data_i, ty_data_i, txn_data_i,
+                                tx_data_i};
+  wire [NS*(K+1)-1:0] s_rd;
+  genvar si;
+  for (si = 0; si < NS; si = si + 1) begin : g_spec
+    sdp_ram #(.W(K + 1), .DEPTH(P)) u_ram (
+      .clk_i(clk_i), .we_i(1'b0), .waddr_i({L{1'b0}}), .wdata_i({(K+1){1'b0}}),
+      .raddr_i(idx), .rdata_o(s_rd[si*(K+1) +: K+1]),
+      .ld_we_i(s_we[si] && !busy_q), .ld_addr_i(s_addr[si*L +: L]),
+      .ld_data_i(s_data[si*(K+1) +: K+1])
+    );
+  end
+  assign {tnr, tnpr, tynr, tyr, txnr, txr} = s_rd;
 
   // --- the transform unit ---------------------------------------------------------------------
   reg           e_we;
@@ -265,17 +254,9 @@ module fmlm3 #(
   // 2^(2K - v - n/2) (n even) or 2^(2K - v - (n+1)/2) times the sqrt 2 of the block below
   // (n odd: (A^n P)^-1 = 2^(-v - (n+1)/2) sqrt 2), eq. (24).
   wire [31:0] n32   = {{(32-L){1'b0}}, idx};
-  // c n by shifts and adds (a constant product synthesis would map to a DSP otherwise).
-  function automatic [31:0] times_c(input [31:0] x);
-    integer i;
-    begin
-      times_c = 32'd0;
-      for (i = 0; i < 16; i = i + 1) begin
-        if (((A_LOG2 >> i) & 1) != 0) times_c = times_c + (x << i);
-      end
-    end
-  endfunction
-  wire [31:0] cn    = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : times_c(n32);
+  wire [31:0] c_n;
+  const_mul #(.C(A_LOG2), .W(32)) u_cn (.x_i(n32), .y_o(c_n));
+  wire [31:0] cn    = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : c_n;
   wire [31:0] sc0   = 2 * K - L;
   wire [31:0] sc1   = (sc0 >= cn) ? sc0 - cn : sc0 + 2 * K - cn;   // cn <= K < 2K
   wire [31:0] scale = (op == O_ACC) ? (u_mode ? sc1 : sc0) : 32'd0;

@@ -78,3 +78,21 @@ def run_rtl(
     assert res["vectors"] == len(vecs)
     assert res["probed"] > 0
     return res
+
+
+def simulate(arch_name: str, sets: dict[str, int], vectors: list, trace: int = 1) -> dict[str, Any]:
+    """Run given vectors (an erratum variant's, a corner case) through the default test module;
+    the caller asserts on the result (mismatches included)."""
+    from montlab.hw import flow, specs
+
+    toolchain()
+    arch = specs.get(arch_name)
+    return flow.simulate(arch, arch.resolve(sets), vectors, trace=trace)
+
+
+def random_vectors(arch_name: str, sets: dict[str, int], count: int, seed: int) -> list:
+    """``count`` random vectors (no edge vectors) the model accepts for this parameter set."""
+    from montlab.hw import flow, specs
+
+    arch = specs.get(arch_name)
+    return flow.make_vectors(arch, arch.resolve(sets), count, seed, edge=False)

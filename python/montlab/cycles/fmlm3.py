@@ -126,18 +126,13 @@ def table5() -> list[Table5Cell]:
 
 
 def _table6_totals(pset: sp.Fmlm3Set, bfs: int) -> list[int]:
-    """Table 6 total cycles printed for this set: the 1-BFS design is the slower of each pair
-    of identical rows (the table's gray shading is lost in the text); unpaired rows are 2-BFS."""
-    rows = [
-        r
+    """Table 6 total cycles printed for this set and butterfly count (sp.fmlm3_table6_bfs)."""
+    key = (pset.l, pset.alg, int(pset.c * pset.P), pset.P, pset.u)
+    return [
+        r[6]
         for r in sp.FMLM3_TABLE6
-        if (r[0], r[1], r[3], r[4], r[5])
-        == (pset.l, pset.alg, int(pset.c * pset.P), pset.P, pset.u)
+        if (r[0], r[1], r[3], r[4], r[5]) == key and sp.fmlm3_table6_bfs(r) == bfs
     ]
-    cycles = sorted((r[6] for r in rows), reverse=True)
-    if len(cycles) == 2:
-        return [cycles[0] if bfs == 1 else cycles[1]] if bfs in (1, 2) else []
-    return cycles if bfs == 2 else []
 
 
 def model(bits: int, params: Mapping[str, Any]) -> CycleReport:

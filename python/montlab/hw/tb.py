@@ -48,6 +48,17 @@ def write_result(job: dict[str, Any], result: dict[str, Any]) -> None:
         json.dump(result, f)
 
 
+def note_scenario(job: dict[str, Any], name: str, info: dict[str, Any]) -> None:
+    """Adds a scenario's outcome to the run's result file under "scenarios" (a summary of
+    checked vectors already there stays as it is)."""
+    out: dict[str, Any] = {}
+    if os.path.isfile(job["result"]):
+        with open(job["result"]) as f:
+            out = json.load(f)
+    out.setdefault("scenarios", {})[name] = info
+    write_result(job, out)
+
+
 def spec_of(job: dict[str, Any]) -> HwSpec:
     """The job's spec: a registered architecture, or ``module:Class`` (test-only designs)."""
     ref = job.get("spec")

@@ -95,8 +95,10 @@ DEPS = {
         "ntt64_twiddle",
         "ntt64_pass",
     ],
+    "const_mul": ["const_mul"],
     "fermat_ntt": [
         "delay_line",
+        "const_mul",
         "fermat_addsub",
         "fermat_shift",
         "fermat_bfly",

@@ -19,6 +19,9 @@ seed, mode) from the environment, and check every output:
   * cla_add: {cout, s} = a + b + cin, one operation per clock checked 2 clocks later; all
     operands at W = 4 (one-bit segments, three prefix levels), edge and random words at widths
     with a partial top segment; rtl_wide adds one segment and 768 bits.
+  * const_mul: y = C x mod 2^W for every x at W = 6 (C = 45; C = 0, 1, 6 rtl_wide) and edge
+    and random words at W = 32 (C = 2^15 + 1; C = 18 rtl_wide), and no DSP48 after Yosys (the
+    reason it exists).
 Besides: `verilator --lint-only -Wall` at several parameter sets per module, illegal parameters
 stopping elaboration, files.f, the Python mirror of csa_tree's level rule, and Yosys mapping one
 csa_tree and one add_sub_sel to xc7 cells. The default run builds 10 parameter sets; the larger
@@ -287,6 +290,7 @@ LINT = {
         _ass(w, f, s) for s in (0, 1) for w, f in [(1, 1), (4, 3), (4, 4), (67, 3), (130, 130)]
     ],
     "cla_add": [{"W": w, "S": g} for w, g in [(1, 1), (4, 1), (37, 8), (64, 64), (130, 200)]],
+    "const_mul": [{"C": c, "W": w} for c, w in [(0, 1), (1, 8), (6, 32), (65535, 40)]],
     "delay_line": [{"W": w, "N": n, "RST": r} for w in (1, 9) for n in (0, 1, 3) for r in (0, 1)],
     "fermat_addsub": [{"K": k} for k in (2, 8, 128)],
     "fermat_shift": [{"K": 2}, {"K": 8}, {"K": 12}, {"K": 12, "EW": 3}, {"K": 128}],
@@ -351,6 +355,8 @@ ILLEGAL = [
     ("add_sub_sel", {"W": 4, "F": 0}),
     ("add_sub_sel", {"SERIAL": 2}),
     ("cla_add", {"S": 0}),
+    ("const_mul", {"C": 65536}),
+    ("const_mul", {"W": 0}),
     ("delay_line", {"N": -1}),
     ("delay_line", {"RST": 2}),
     ("fermat_addsub", {"K": 1}),
@@ -402,6 +408,29 @@ def test_yosys_synth(top: str, params: dict[str, int]) -> None:
         assert cells.get("CARRY4", 0) == 3 * 2 * 6 and luts > 0  # 23-bit adders: 6 CARRY4 each
 
 
+#: CI: two sets (C = 45 at W = 6 exhaustively, a 2-bit C at W = 32); the others rtl_wide.
+CONST_MUL = [
+    pytest.param(
+        {"C": c, "W": w},
+        id=f"C={c},W={w}",
+        marks=[] if c in (45, 32769) else [pytest.mark.rtl_wide],
+    )
+    for c, w in [(0, 6), (1, 6), (6, 6), (45, 6), (18, 32), (32769, 32)]
+]
+
+
+@pytest.mark.parametrize("params", CONST_MUL)
+def test_rtl_const_mul(rng: random.Random, params: dict[str, int]) -> None:
+    mode = "exhaustive" if params["W"] <= 6 else "random"
+    go(rng, "const_mul", params, "const_mul_vectors", mode=mode, count=scaled(200))
+
+
+def test_const_mul_uses_no_dsp() -> None:
+    """A product by 6 (not a power of two) maps to LUTs and carry chains, no DSP48."""
+    cells = yosys_cells("const_mul", {"C": 6, "W": 32}, "xc7")
+    assert not any(c.startswith("DSP") for c in cells) and cells.get("CARRY4", 0) > 0, cells
+
+
 # --- cocotb: the checkers (run inside the simulator) -----------------------------------------------
 
 try:
@@ -423,6 +452,19 @@ def _vectors(job: dict[str, Any], w: int, k: int) -> list[tuple[int, ...]]:
     out = [tuple(e for _ in range(k)) for e in edges]
     out += [tuple(word(rng, w) for _ in range(k)) for _ in range(job["count"])]
     return out
+
+
+@cocotb_test
+async def const_mul_vectors(dut: Any) -> None:
+    job = load_job()
+    c, w = job["params"]["C"], job["params"]["W"]
+    chk = Checker(dut, f"const_mul C={c} W={w} {job['mode']}")
+    for (x,) in _vectors(job, w, 1):
+        dut.x_i.value = x
+        await Timer(1, "ns")
+        y = int(dut.y_o.value)
+        chk.check(y == c * x % (1 << w), f"x={x:#x}: y={y:#x}, want {c * x % (1 << w):#x}")
+    chk.done()
 
 
 @cocotb_test

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from rtl_helpers import SEED, run_rtl, scaled, toolchain
+from rtl_helpers import SEED, random_vectors, run_rtl, scaled, simulate
 
 # The cocotb tests of this top (cocotb collects them from this module's namespace).
 from rtl_scenarios import checked_vectors, reset_mid_operation, start_while_busy  # noqa: F401
@@ -45,19 +45,11 @@ def test_rtl_drmmm(rng: random.Random, sets: dict[str, int]) -> None:
 
 
 def _sim(sets: dict[str, int], vectors: list, trace: int = 2) -> dict:
-    from montlab.hw import flow, specs
-
-    toolchain()
-    spec = specs.get(ARCH)
-    ap = spec.resolve(sets)
-    return flow.simulate(spec, ap, vectors, trace=trace)
+    return simulate(ARCH, sets, vectors, trace)
 
 
 def _random(sets: dict[str, int], count: int, seed: int) -> list:
-    from montlab.hw import flow, specs
-
-    spec = specs.get(ARCH)
-    return flow.make_vectors(spec, spec.resolve(sets), count, seed, edge=False)
+    return random_vectors(ARCH, sets, count, seed)
 
 
 def test_erratum2_printed_loop_fails(rng: random.Random) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from montlab import spectral_params as sp
-from rtl_helpers import run_rtl, scaled, toolchain
+from rtl_helpers import random_vectors, run_rtl, scaled, simulate
 
 # The cocotb tests of this top (cocotb collects them from this module's namespace).
 from rtl_scenarios import checked_vectors, reset_mid_operation  # noqa: F401
@@ -50,24 +50,18 @@ WIDE_SETS = [_set(32, 13, 32, 2, 1)]
 
 
 def _table6() -> list[Any]:
-    out = []
-    for i, row in enumerate(sp.FMLM3_TABLE6):
-        l_, alg, _, m_exp, p_len, u = row[:6]
-        twins = [r for r in sp.FMLM3_TABLE6 if r[:6] == row[:6] and r != row]
-        bfs = 1 if twins and row[6] > twins[0][6] else 2  # the 1-BFS design is the slower twin
-        out.append(pytest.param({"p": p_len, "u": u, "ring": m_exp, "alg": alg, "bfs": bfs},
-                                id=f"{l_} A{alg} P{p_len} n{bfs} row{i + 1}"))  # fmt: skip
-    return out
+    from montlab.hw.reports.fmlm3 import table6_points
+
+    return [
+        pytest.param(pt, id=f"{row[0]} A{pt['alg']} P{pt['p']} n{pt['bfs']} row{i + 1}")
+        for i, (row, pt) in enumerate(zip(sp.FMLM3_TABLE6, table6_points(), strict=True))
+    ]
 
 
 @pytest.mark.parametrize("sets", CI_SETS)
 def test_rtl_fmlm3(rng: random.Random, sets: dict[str, int]) -> None:
-    from montlab.hw import specs
-
+    """run_rtl checks every product, every probe and the cycles against the schedule model."""
     res = run_rtl(ARCH, sets, MODULE, rng, scaled(8), trace=2)
-    spec = specs.get(ARCH)
-    assert res["cycles"] == spec.hw(spec.resolve(sets)).cycles()
-    assert res["probed"] > 0
     assert "exponent_chain" in res["scenarios"], res["scenarios"]
 
 
@@ -87,18 +81,11 @@ def test_rtl_fmlm3_table6(rng: random.Random, sets: dict[str, int]) -> None:
 
 
 def _sim(sets: dict[str, int], vectors: list, trace: int = 1) -> dict:
-    from montlab.hw import flow, specs
-
-    toolchain()
-    spec = specs.get(ARCH)
-    return flow.simulate(spec, spec.resolve(sets), vectors, trace=trace)
+    return simulate(ARCH, sets, vectors, trace)
 
 
 def _random(sets: dict[str, int], count: int, seed: int) -> list:
-    from montlab.hw import flow, specs
-
-    spec = specs.get(ARCH)
-    return flow.make_vectors(spec, spec.resolve(sets), count, seed, edge=False)
+    return random_vectors(ARCH, sets, count, seed)
 
 
 def test_spec6_item3_worked_example() -> None:
@@ -196,26 +183,13 @@ try:
     import cocotb
     from cocotb.triggers import FallingEdge
     from cocotb.utils import get_sim_time
-    from montlab.hw.tb import job_bench, write_result
+    from montlab.hw.tb import job_bench, note_scenario
 except ImportError:  # pragma: no cover - the sweeps above skip through toolchain()
     cocotb = None
 
 
 def _test(func: Any) -> Any:
     return func if cocotb is None else cocotb.test()(func)
-
-
-def _note(job: dict[str, Any], name: str, info: dict[str, Any]) -> None:
-    """Adds a scenario's outcome to the run's result file under "scenarios"."""
-    import json
-    import os
-
-    out: dict[str, Any] = {}
-    if os.path.isfile(job["result"]):
-        with open(job["result"]) as f:
-            out = json.load(f)
-    out.setdefault("scenarios", {})[name] = info
-    write_result(job, out)
 
 
 @_test
@@ -265,4 +239,4 @@ async def exponent_chain(dut: Any) -> None:
     got = t * pow(r, -1, m) % m
     assert got == pow(x, e, m), f"x^{e}: got {got:#x}, want {pow(x, e, m):#x}"
     dut._log.info(f"chain of {steps} products: x^{e} mod N matches pow")
-    _note(job, "exponent_chain", {"products": steps, "exponent": e})
+    note_scenario(job, "exponent_chain", {"products": steps, "exponent": e})

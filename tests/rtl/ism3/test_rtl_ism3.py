@@ -111,27 +111,13 @@ try:
     import cocotb
     from cocotb.triggers import FallingEdge, RisingEdge
     from cocotb.utils import get_sim_time
-    from montlab.hw.tb import job_bench, write_result
+    from montlab.hw.tb import job_bench, note_scenario
 except ImportError:  # pragma: no cover - the sweeps above skip through toolchain()
     cocotb = None
 
 
 def _test(func: Any) -> Any:
     return func if cocotb is None else cocotb.test()(func)
-
-
-def _note(job: dict[str, Any], name: str, info: dict[str, Any]) -> None:
-    """Adds a scenario's outcome to the run's result file under "scenarios" (the vectors'
-    summary, when checked_vectors ran first, stays as it is)."""
-    import json
-    import os
-
-    out: dict[str, Any] = {}
-    if os.path.isfile(job["result"]):
-        with open(job["result"]) as f:
-            out = json.load(f)
-    out.setdefault("scenarios", {})[name] = info
-    write_result(job, out)
 
 
 async def _load_spectra(bench: Any, port: str, vec: list[int]) -> None:
@@ -186,7 +172,7 @@ async def exponent_chain(dut: Any) -> None:
     got = z * pow(r, -1, m) % m
     assert got == pow(x, e, m), f"x^{e}: got {got:#x}, want {pow(x, e, m):#x}"
     dut._log.info(f"chain of {steps} products: x^{e} mod n matches pow")
-    _note(job, "exponent_chain", {"products": steps, "exponent": e})
+    note_scenario(job, "exponent_chain", {"products": steps, "exponent": e})
 
 
 @_test
@@ -209,7 +195,7 @@ async def start_while_busy(dut: Any) -> None:
     assert got == want and res.cycles == bench.expected_cycles, (res.cycles, got == want)
     await bench.wait_cycles(bench.expected_cycles + 4)
     assert not int(dut.busy_o.value), "a second product started from the ignored start_i"
-    _note(job, "start_while_busy", {"ok": True})
+    note_scenario(job, "start_while_busy", {"ok": True})
 
 
 @_test
@@ -229,4 +215,4 @@ async def racing(dut: Any) -> None:
     right = bench.spec.assemble(bench.ap, words) == want
     assert raced == int(races), f"race_o = {raced}, the schedule model says {races}"
     assert right != races, f"racing {races}, result right: {right}"
-    _note(job, "racing", {"race": raced, "right": right})
+    note_scenario(job, "racing", {"race": raced, "right": right})

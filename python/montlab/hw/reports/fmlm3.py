@@ -33,12 +33,10 @@ BFS = (1, 2, 4)
 def table6_points() -> list[dict[str, int]]:
     from montlab import spectral_params as sp
 
-    out = []
-    for row in sp.FMLM3_TABLE6:
-        twins = [r for r in sp.FMLM3_TABLE6 if r[:6] == row[:6] and r != row]
-        bfs = 1 if twins and row[6] > twins[0][6] else 2
-        out.append({"p": row[4], "u": row[5], "ring": row[3], "alg": row[1], "bfs": bfs})
-    return out
+    return [
+        {"p": r[4], "u": r[5], "ring": r[3], "alg": r[1], "bfs": sp.fmlm3_table6_bfs(r)}
+        for r in sp.FMLM3_TABLE6
+    ]
 
 
 def sweeps(quick: bool = False, synth: bool = False) -> dict[str, dict[str, Any]]:
@@ -169,7 +167,7 @@ def table6_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
         head += "| LUT | FF | DSP48 | RAMB36/18 "
         rule += "| --- | --- | --- | --- "
     out = [head + "| paper LUT / DSP | mismatches / vectors |", rule + "| --- | --- |"]
-    for row, paper in zip(table6_points(), sp.FMLM3_TABLE6, strict=True):
+    for row, paper, (lut, dsp) in zip(table6_points(), sp.FMLM3_TABLE6, TABLE6_AREA, strict=True):
         r = next((x for x in rows if _same(x, row)), None)
         hw = _hw({"params": row}) if r is None else _hw(r)
         tr = sum(hw.transform_cycles(k) for k in _kinds(row["alg"]))
@@ -184,7 +182,7 @@ def table6_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
                 f"| {_c(_get(r, 'synth', 'RAMB36'))}/{_c(_get(r, 'synth', 'RAMB18'))} "
             )
         line += (
-            f"| {_paper_area(paper)} "
+            f"| {lut} / {dsp} "
             f"| {_c(_get(r, 'sim', 'mismatches'))} / {_c(_get(r, 'sim', 'vectors'))} |"
         )
         out.append(line)
@@ -237,14 +235,6 @@ TABLE6_AREA = [
     (7337, 9), (5964, 9), (23460, 90), (13684, 27), (7351, 9), (5838, 9), (34995, 135),
     (19005, 81), (14243, 27), (11898, 27), (14683, 27),
 ]  # fmt: skip
-
-
-def _paper_area(paper: Sequence[Any]) -> str:
-    from montlab import spectral_params as sp
-
-    i = sp.FMLM3_TABLE6.index(tuple(paper))
-    lut, dsp = TABLE6_AREA[i]
-    return f"{lut} / {dsp}"
 
 
 def _same(row: Mapping[str, Any], point: Mapping[str, int]) -> bool:

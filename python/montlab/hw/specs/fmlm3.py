@@ -324,6 +324,7 @@ class Fmlm3(HwSpec):
                "d3": "u_d3.mem", "dr": "u_dr.mem", "rt": "u_rt.mem"}  # fmt: skip
         vecs = self.expected_vectors(ap, cfg, ent)
         eng = hw.engine
+        starts = [c for _, c, _ in hw.phases()]
         for pc, ((op, _), exp) in enumerate(zip(PROGRAMS[ap["alg"]], vecs, strict=False)):
             if op == "END":
                 break
@@ -337,7 +338,7 @@ class Fmlm3(HwSpec):
                 if where == "stages":
                     # The transform's length, seen on the engine: busy_o rises at the edge that
                     # takes start_i (the phase's second) and done_o at start + its done cycle.
-                    c0 = hw.phases()[pc][1]
+                    c0 = starts[pc]
                     done = hw.engine_cycles(what)
                     for e, sig, val in (
                         (c0, "busy_q", 0),
@@ -348,18 +349,16 @@ class Fmlm3(HwSpec):
                         out.setdefault(e, []).append(
                             Probe(((f"u_ntt.{sig}", None),), val, f"{pc}:{what} {sig} = {val}")
                         )  # fmt: skip
-                    # Stage j (ping-pong) writes group g0 ^ (j + 1 mod 2) last in engine cycle
-                    # j PER + S + B + 1 (+ 2 through the sqrt 2 block), the engine's cycle 0
-                    # being the phase's second.
-                    start = hw.phases()[pc][1]
+                    # Stage j (ping-pong) writes group g0 ^ (j + 1 mod 2), last in the engine
+                    # cycle that ends a (j + 1)-stage run, the engine's cycle 0 being the
+                    # phase's second.
                     kind = {"ct": "ct", "nct": "nct"}.get(what, "inv")
                     stage_vec = rev(list(vec))
                     for j in range(big_l):
                         stage_vec = tf.cg_stage(cfg.ring, stage_vec, j, kind)
-                        last = j * eng.period + eng.s + eng.bfly_lat + 1
-                        if ap["sqrt2"] and kind == "nct" and j == big_l - 1:
-                            last += 2
-                        out.setdefault(start + 1 + last, []).extend(
+                        supp = bool(ap["sqrt2"]) and kind == "nct" and j == big_l - 1
+                        last = eng.last_write(j + 1, supp)
+                        out.setdefault(c0 + 1 + last, []).extend(
                             engine(stage_vec, g0 ^ ((j + 1) % 2), f"{pc}:{what} stage {j}")
                         )
                 elif where == "eng":
