@@ -115,3 +115,27 @@ def test_synth_json() -> None:
     res = json.loads(out)
     assert res["LUT"] > 0 and res["FF"] > 0 and res["levels"] > 0 and res["DSP48"] == 0
     assert res["params"] == {"n": 16, "w": 4, "e": 5, "rounds": 16}
+
+
+def test_objcache_is_scoped_to_a_verilator_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OBJCACHE=ccache is set for a Verilator build where ccache exists, then removed; a user's
+    own OBJCACHE and other simulators are left alone."""
+    import os
+
+    from montlab.hw import flow
+
+    monkeypatch.delenv("OBJCACHE", raising=False)
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/ccache")
+    with flow._objcache("verilator"):
+        assert os.environ["OBJCACHE"] == "ccache"
+    assert "OBJCACHE" not in os.environ
+    with flow._objcache("icarus"):
+        assert "OBJCACHE" not in os.environ
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with flow._objcache("verilator"):
+        assert "OBJCACHE" not in os.environ
+    monkeypatch.setenv("OBJCACHE", "mine")
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/ccache")
+    with flow._objcache("verilator"):
+        assert os.environ["OBJCACHE"] == "mine"
+    assert os.environ["OBJCACHE"] == "mine"

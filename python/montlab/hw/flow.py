@@ -19,6 +19,7 @@ Contract:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
@@ -27,7 +28,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from montlab.errors import MontlabError, ParameterError
 from montlab.hw.lock import folder_lock
@@ -120,6 +121,20 @@ def build(arch: HwSpec, ap: HwParams, sim: str = "verilator") -> Path:
         return _build(arch, ap, sim)
 
 
+@contextlib.contextmanager
+def _objcache(sim: str) -> Iterator[None]:
+    """Verilator's runtime objects (verilated.o, ...) are the same in every build: where ccache
+    is installed and OBJCACHE unset, Verilator's makefile compiles through it for this build."""
+    if sim != "verilator" or "OBJCACHE" in os.environ or not shutil.which("ccache"):
+        yield
+        return
+    os.environ["OBJCACHE"] = "ccache"
+    try:
+        yield
+    finally:
+        os.environ.pop("OBJCACHE", None)
+
+
 def _build(arch: HwSpec, ap: HwParams, sim: str) -> Path:
     check_simulator(sim)
     from cocotb_tools.runner import get_runner
@@ -141,15 +156,16 @@ def _build(arch: HwSpec, ap: HwParams, sim: str) -> Path:
     if sim == "verilator":
         build_args = ["-O3", "--x-assign", "fast", "--x-initial", "fast"]
     try:
-        runner.build(
-            sources=srcs,
-            hdl_toplevel=arch.top,
-            parameters=ap.hdl,
-            build_dir=bdir,
-            build_args=build_args,
-            timescale=("1ns", "1ps"),
-            log_file=log,
-        )
+        with _objcache(sim):
+            runner.build(
+                sources=srcs,
+                hdl_toplevel=arch.top,
+                parameters=ap.hdl,
+                build_dir=bdir,
+                build_args=build_args,
+                timescale=("1ns", "1ps"),
+                log_file=log,
+            )
     except (RuntimeError, subprocess.CalledProcessError) as exc:
         raise HwError(f"{arch.name}: the {sim} build failed ({exc}); see {log}") from None
     stamp.write_text(digest)
