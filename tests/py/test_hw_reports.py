@@ -259,19 +259,21 @@ def test_ntt64_page(tmp_path: Path) -> None:
 # --- FMLM3 (montlab.hw.reports.fmlm3) -------------------------------------------------------------
 
 
-def _fmlm3_row(point: dict[str, int], sim: dict[str, Any] | None) -> dict[str, Any]:
+def _fmlm3_row(
+    point: dict[str, int], sim: dict[str, Any] | None, arch: str = "fmlm3", **parts: Any
+) -> dict[str, Any]:
     from montlab.hw import specs
 
     return {
-        "arch": "fmlm3",
+        "arch": arch,
         "point": point,
-        "params": specs.get("fmlm3").resolve(point).as_dict(),
+        "params": specs.get(arch).resolve(point).as_dict(),
         "status": "ok",
         "error": None,
         "variant": [],
         "sim": sim,
-        "synth": None,
-        "pnr": None,
+        "synth": parts.get("synth"),
+        "pnr": parts.get("pnr"),
     }
 
 
@@ -299,3 +301,42 @@ def test_fmlm3_page(tmp_path: Path) -> None:
     assert "sqrt 2 supplemental block costs" not in text  # no measured pair to compare
     assert "1 of 18 sets simulated with 0 mismatches" in text and "2.00 to 2.00" in text
     assert f"`{'0' * 40}`" in text
+
+
+def test_fmlm3_page_area(tmp_path: Path) -> None:
+    """The area section follows the rows: the 1 -> 2 BFS LUT increase of a synthesized pair
+    against the paper's, the DSP counts against Table 6's, the latency of placed rows, and the
+    peers' latencies in the plot's table; a row that did not fit says so."""
+    from montlab.hw.reports import fmlm3
+
+    head = {"git": "0" * 40, "command": "montlab report hw --arch fmlm3",
+            "options": {"pnr": True, "freq_mhz": 100.0}}  # fmt: skip
+    pts = fmlm3.table6_points()
+    sim = {"cycles": 1000, "mismatches": 0, "vectors": 2}
+    cp = {"from": "a", "to": "b", "delay_ns": 25.0, "logic_ns": 7.0, "routing_ns": 15.0,
+          "logic_steps": 40}  # fmt: skip
+    t6 = [
+        _fmlm3_row(pts[2], sim, synth={"LUT": 1200, "DSP48": 9},
+                   pnr={"fits": True, "fmax_mhz": 40.0, "latency_us": 25.0, "critical_path": cp}),
+        _fmlm3_row(pts[3], sim, synth={"LUT": 1000, "DSP48": 9}),
+        _fmlm3_row(pts[0], sim, synth={"LUT": 9000, "DSP48": 81}, pnr={"fits": False}),
+    ]  # fmt: skip
+    peer = _fmlm3_row({"n": 1024, "w": 16}, {"cycles": 1088}, "mwr2mm_arch2",
+                      pnr={"fits": True, "latency_us": 10.0})  # fmt: skip
+    tables = {
+        "table5": {"header": head, "rows": []},
+        "table6": {"header": head, "rows": t6},
+        "mwr2mm_arch2": {"header": head, "rows": [peer]},
+    }
+    md, png, _ = fmlm3.write(tmp_path, tables)
+    text = md.read_text()
+    assert png.stat().st_size > 0
+    assert "P = 64, 2^64+1: +20% (paper +21%)" in text  # 1200 / 1000 and 6047 / 5003
+    assert "ours equal the paper's in 2 of 3 synthesized sets" in text
+    assert "2^128+1 (81 against 27)" in text
+    assert "over the 1 placed and routed sets: ours 6.2 to 6.2 times" in text  # 25 / 4.00
+    assert "| 1024 | 2^128+1 | 32 | 2 | 9000 | - | 81 | -/- | - | 13811 / 27 | 26/1 " in text
+    assert "| 40.0 | 25.00 | 3.80 / 4.00 |" in text
+    assert "does not fit" in text
+    assert "| 1024, 2^64+1, 64, 2 | `a` | `b` | 25.0 | 7.0 / 15.0 | 40 |" in text
+    assert "| mwr2mm_arch2 | 1024 | 10.00 |" in text

