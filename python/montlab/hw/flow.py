@@ -8,7 +8,9 @@ Contract:
     used only when asked for and only if it is on PATH.
   * Builds are cached under ``build/rtl/<arch>/<sim>/<params>/`` (MONTLAB_BUILD_DIR overrides
     ``build/``), keyed by a digest of the sources, the parameters and the tool versions: a
-    second run with the same parameters does not rebuild.
+    second run with the same parameters does not rebuild. Where ``ccache`` is on PATH (and
+    OBJCACHE unset), Verilator's makefile compiles through it, so its runtime objects are
+    compiled once for all builds.
   * :func:`simulate` writes a job (vectors, how many to check round by round) as JSON, runs a
     cocotb test module (default :mod:`montlab.hw.sim_vectors`) in the simulator and returns the
     summary that module writes: {"vectors", "mismatches", "cycles", ...}. Cycles are measured in
