@@ -29,6 +29,24 @@ def _row(k: int, t: int, n: int = 1024, **parts: Any) -> dict[str, Any]:
     }
 
 
+def _spec_row(arch: str, point: dict[str, int], **parts: Any) -> dict[str, Any]:
+    """A sweep row of ``arch`` at ``point`` (its parameters resolved by the spec), with the
+    given sim / synth / pnr parts."""
+    from montlab.hw import specs
+
+    return {
+        "arch": arch,
+        "point": point,
+        "params": specs.get(arch).resolve(point).as_dict(),
+        "status": "ok",
+        "error": None,
+        "variant": [],
+        "sim": parts.get("sim"),
+        "synth": parts.get("synth"),
+        "pnr": parts.get("pnr"),
+    }
+
+
 def _syn(lut: int, depth: int, **paths: int) -> dict[str, Any]:
     return {
         "LUT": lut,
@@ -94,20 +112,7 @@ def test_drmmm_page(tmp_path: Path) -> None:
 
 
 def _ism3_row(v: int, d: int, mu: int, **parts: Any) -> dict[str, Any]:
-    from montlab.hw import specs
-
-    point = {"v": v, "d": d, "mu": mu, **parts.pop("point", {})}
-    return {
-        "arch": "ism3",
-        "point": point,
-        "params": specs.get("ism3").resolve(point).as_dict(),
-        "status": "ok",
-        "error": None,
-        "variant": [],
-        "sim": parts.get("sim"),
-        "synth": parts.get("synth"),
-        "pnr": parts.get("pnr"),
-    }
+    return _spec_row("ism3", {"v": v, "d": d, "mu": mu, **parts.pop("point", {})}, **parts)
 
 
 def _sim(cycles: int, race: int = 0, mism: int = 0) -> dict[str, Any]:
@@ -166,20 +171,8 @@ def test_ism3_page(tmp_path: Path) -> None:
 
 
 def _ntt64_row(points: int, b: int, **parts: Any) -> dict[str, Any]:
-    from montlab.hw import specs
-
     point = {"points": points, "b": b, **({"stages": 2} if points == 1024 else {})}
-    return {
-        "arch": "ntt64",
-        "point": point,
-        "params": specs.get("ntt64").resolve(point).as_dict(),
-        "status": "ok",
-        "error": None,
-        "variant": [],
-        "sim": parts.get("sim"),
-        "synth": parts.get("synth"),
-        "pnr": None,
-    }
+    return _spec_row("ntt64", point, **parts)
 
 
 def test_ntt64_page(tmp_path: Path) -> None:
@@ -259,24 +252,6 @@ def test_ntt64_page(tmp_path: Path) -> None:
 # --- FMLM3 (montlab.hw.reports.fmlm3) -------------------------------------------------------------
 
 
-def _fmlm3_row(
-    point: dict[str, int], sim: dict[str, Any] | None, arch: str = "fmlm3", **parts: Any
-) -> dict[str, Any]:
-    from montlab.hw import specs
-
-    return {
-        "arch": arch,
-        "point": point,
-        "params": specs.get(arch).resolve(point).as_dict(),
-        "status": "ok",
-        "error": None,
-        "variant": [],
-        "sim": sim,
-        "synth": parts.get("synth"),
-        "pnr": parts.get("pnr"),
-    }
-
-
 def test_fmlm3_page(tmp_path: Path) -> None:
     """The page states what its rows show: a clean row's transforms are measured (the model's
     figures), a row with mismatches is not; the claims follow the rows."""
@@ -286,11 +261,11 @@ def test_fmlm3_page(tmp_path: Path) -> None:
     clean = {"p": 32, "u": 5, "ring": 16, "alg": 2, "bfs": 2}  # sqrt 2
     plain = {"p": 32, "u": 13, "ring": 32, "alg": 2, "bfs": 2}
     t5 = [
-        _fmlm3_row(clean, {"cycles": 1, "mismatches": 0, "vectors": 1}),
-        _fmlm3_row(plain, {"cycles": 1, "mismatches": 1, "vectors": 1}),  # not measured
+        _spec_row("fmlm3", clean, sim={"cycles": 1, "mismatches": 0, "vectors": 1}),
+        _spec_row("fmlm3", plain, sim={"cycles": 1, "mismatches": 1, "vectors": 1}),  # not measured
     ]
     p6 = fmlm3.table6_points()[0]
-    t6 = [_fmlm3_row(p6, {"cycles": 2 * 657, "mismatches": 0, "vectors": 2})]
+    t6 = [_spec_row("fmlm3", p6, sim={"cycles": 2 * 657, "mismatches": 0, "vectors": 2})]
     tables = {"table5": {"header": head, "rows": t5}, "table6": {"header": head, "rows": t6}}
     md, png, js = fmlm3.write(tmp_path, tables)
     text = md.read_text()
@@ -316,13 +291,13 @@ def test_fmlm3_page_area(tmp_path: Path) -> None:
     cp = {"from": "a", "to": "b", "delay_ns": 25.0, "logic_ns": 7.0, "routing_ns": 15.0,
           "logic_steps": 40}  # fmt: skip
     t6 = [
-        _fmlm3_row(pts[2], sim, synth={"LUT": 1200, "DSP48": 9},
-                   pnr={"fits": True, "fmax_mhz": 40.0, "latency_us": 25.0, "critical_path": cp}),
-        _fmlm3_row(pts[3], sim, synth={"LUT": 1000, "DSP48": 9}),
-        _fmlm3_row(pts[0], sim, synth={"LUT": 9000, "DSP48": 81}, pnr={"fits": False}),
+        _spec_row("fmlm3", pts[2], sim=sim, synth={"LUT": 1200, "DSP48": 9},
+                  pnr={"fits": True, "fmax_mhz": 40.0, "latency_us": 25.0, "critical_path": cp}),
+        _spec_row("fmlm3", pts[3], sim=sim, synth={"LUT": 1000, "DSP48": 9}),
+        _spec_row("fmlm3", pts[0], sim=sim, synth={"LUT": 9000, "DSP48": 243}, pnr={"fits": False}),
     ]  # fmt: skip
-    peer = _fmlm3_row({"n": 1024, "w": 16}, {"cycles": 1088}, "mwr2mm_arch2",
-                      pnr={"fits": True, "latency_us": 10.0})  # fmt: skip
+    peer = _spec_row("mwr2mm_arch2", {"n": 1024, "w": 16}, sim={"cycles": 1088},
+                     pnr={"fits": True, "latency_us": 10.0})  # fmt: skip
     tables = {
         "table5": {"header": head, "rows": []},
         "table6": {"header": head, "rows": t6},
@@ -333,9 +308,11 @@ def test_fmlm3_page_area(tmp_path: Path) -> None:
     assert png.stat().st_size > 0
     assert "1024 bits, P = 64, 2^64+1: +20% (paper +21%)" in text  # 1200 / 1000 and 6047 / 5003
     assert "ours equal the paper's in 2 of 3 synthesized sets" in text
-    assert "2^128+1 (81 against 27)" in text
+    assert "2^128+1 (243 against 27)" in text
+    assert "not a plain Karatsuba tree" not in text  # the paper's 27 and 9 are powers of 3
+    assert "at 2^128+1 our 243 base multipliers exceed the device's 156" in text
     assert "over the 1 placed and routed sets: ours 6.2 to 6.2 times" in text  # 25 / 4.00
-    assert "| 1024 | 2^128+1 | 32 | 2 | 9000 | - | 81 | -/- | - | 13811 / 27 | 26/1 " in text
+    assert "| 1024 | 2^128+1 | 32 | 2 | 9000 | - | 243 | -/- | - | 13811 / 27 | 26/1 " in text
     assert "| 40.0 | 25.00 | 3.80 / 4.00 |" in text
     assert "does not fit" in text
     assert "| 1024, 2^64+1, 64, 2 | `a` | `b` | 25.0 | 7.0 / 15.0 | 40 |" in text

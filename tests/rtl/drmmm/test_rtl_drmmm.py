@@ -44,21 +44,13 @@ def test_rtl_drmmm(rng: random.Random, sets: dict[str, int]) -> None:
         assert max(loads if isinstance(loads, list) else [loads]) == 1 << sets.get("win", 4)
 
 
-def _sim(sets: dict[str, int], vectors: list, trace: int = 2) -> dict:
-    return simulate(ARCH, sets, vectors, trace)
-
-
-def _random(sets: dict[str, int], count: int, seed: int) -> list:
-    return random_vectors(ARCH, sets, count, seed)
-
-
 def test_erratum2_printed_loop_fails(rng: random.Random) -> None:
     """d+t+1 iterations return A*B*r^-(d+1): wrong products at the expected cycle count."""
     from montlab.ref import drmmm
 
     sets = {"n": 64, "k": 4, "t": 2, "printed_loop": 1}
-    vecs = _random(sets, scaled(12), rng.getrandbits(32))
-    res = _sim(sets, vecs)
+    vecs = random_vectors(ARCH, sets, scaled(12), rng.getrandbits(32))
+    res = simulate(ARCH, sets, vecs, trace=2)
     assert res["mismatches"] >= len(vecs) - 1, res
     assert res["cycles"] == 16 + 2 + 1 + 1  # the extra iteration, on schedule
     # What the variant returns is the printed loop's A*B*r^-(d+1) (erratum 2).
@@ -71,8 +63,8 @@ def test_erratum2_printed_loop_fails(rng: random.Random) -> None:
 
 def test_erratum3_stage1_without_carries_fails(rng: random.Random) -> None:
     sets = {"n": 64, "k": 4, "t": 2, "q_carries": 0}
-    vecs = _random(sets, scaled(12), rng.getrandbits(32))
-    res = _sim(sets, vecs)
+    vecs = random_vectors(ARCH, sets, scaled(12), rng.getrandbits(32))
+    res = simulate(ARCH, sets, vecs, trace=2)
     assert res["mismatches"] >= len(vecs) // 2, res
 
 
@@ -87,7 +79,9 @@ def test_erratum7_width_is_enough_for_the_carry_save_words(rng: random.Random) -
     m = (1 << 64) - 1
     sets = {"n": 64, "k": 4, "t": 2, "g": 0}
     vec = [Vector(m, m - 1, m - 1, "erratum 7"), Vector(m, m - 2, m - 1, "erratum 7")]
-    res = _sim(sets, vec + _random(sets, scaled(40), rng.getrandbits(32)), trace=2)
+    res = simulate(
+        ARCH, sets, vec + random_vectors(ARCH, sets, scaled(40), rng.getrandbits(32)), trace=2
+    )
     assert res["mismatches"] == 0 and res["probed"] > 0, res
 
 

@@ -80,14 +80,6 @@ def test_rtl_fmlm3_table6(rng: random.Random, sets: dict[str, int]) -> None:
     print(f"[fmlm3] {sets}: {res['cycles']} cycles (schedule model; Table 6 not derivable)")
 
 
-def _sim(sets: dict[str, int], vectors: list, trace: int = 1) -> dict:
-    return simulate(ARCH, sets, vectors, trace)
-
-
-def _random(sets: dict[str, int], count: int, seed: int) -> list:
-    return random_vectors(ARCH, sets, count, seed)
-
-
 def test_spec6_item3_worked_example() -> None:
     """SPEC 6 item 3: P = 16, u = 1, M = 2^8 + 1 (A = sqrt 2 = 60): N = 60553, x = 20828,
     y = 13246 give m = 6469, S = 45163, t = 10187 in the model, and the RTL's probes see them."""
@@ -99,7 +91,9 @@ def test_spec6_item3_worked_example() -> None:
     trace: list = []
     ref.mont_mul(cfg, 20828, 13246, trace)
     assert (trace[0]["m"], trace[0]["S"], trace[0]["t"]) == (6469, 45163, 10187)
-    res = _sim({"p": 16, "u": 1, "ring": 8, "alg": 2, "bfs": 1}, [Vector(60553, 20828, 13246)])
+    res = simulate(
+        ARCH, {"p": 16, "u": 1, "ring": 8, "alg": 2, "bfs": 1}, [Vector(60553, 20828, 13246)]
+    )
     assert res["mismatches"] == 0 and res["probed"] > 0, res["failures"]
 
 
@@ -110,7 +104,9 @@ def test_spec6_item4_near_maximal_digits() -> None:
     from montlab.hw.flow import Vector
 
     r = (1 << 1024) - 1
-    res = _sim({"p": 64, "u": 16, "ring": 64, "alg": 3, "bfs": 2}, [Vector(r - 2, r - 3, r - 3)])
+    res = simulate(
+        ARCH, {"p": 64, "u": 16, "ring": 64, "alg": 3, "bfs": 2}, [Vector(r - 2, r - 3, r - 3)]
+    )
     assert res["mismatches"] == 0 and res["probed"] > 0, res["failures"]
 
 
@@ -118,8 +114,8 @@ def test_erratum1_printed_step12_fails(rng: random.Random) -> None:
     """Step 12 as printed (NCT^-1 of T'(z1), here the step-8 transform T'(m)) gives wrong
     products; the corrected design's run of the same vectors is the CI set above."""
     sets = {"p": 8, "u": 4, "ring": 24, "alg": 3, "bfs": 2, "step12": 1}
-    vecs = _random(sets, scaled(8), rng.getrandbits(32))
-    res = _sim(sets, vecs)
+    vecs = random_vectors(ARCH, sets, scaled(8), rng.getrandbits(32))
+    res = simulate(ARCH, sets, vecs)
     assert res["mismatches"] >= len(vecs) - 1, res["mismatches"]
 
 
@@ -132,10 +128,10 @@ def test_erratum2_step17_corner(rng: random.Random) -> None:
     p_, q_ = (1 << 32) - 5, (1 << 32) - 17
     corner = Vector(p_ * q_, p_, q_)
     base = {"p": 8, "u": 8, "alg": 2, "bfs": 1}
-    good = _sim(base, [corner])
+    good = simulate(ARCH, base, [corner])
     assert good["mismatches"] == 0, good["failures"]
-    vecs = _random(base, scaled(4), rng.getrandbits(32))
-    bad = _sim({**base, "gt_n": 1}, [corner, *vecs])
+    vecs = random_vectors(ARCH, base, scaled(4), rng.getrandbits(32))
+    bad = simulate(ARCH, {**base, "gt_n": 1}, [corner, *vecs])
     assert bad["mismatches"] == 1 and f"m={p_ * q_:#x}" in bad["failures"][0], bad["failures"]
 
 
@@ -151,9 +147,9 @@ def test_symmetric_lift_fails_on_a_tight_ring() -> None:
     params = {"P": 8, "u": 6, "m_exp": 16, "alg": 2}
     moduli = [n for n in range(r - 2, r - 200, -2) if accepts("fmlm3", n, params)][:4]
     vecs = [Vector(n, x, x) for n in moduli for x in (n - 1, n - 2)]
-    good = _sim(sets, vecs, trace=0)
+    good = simulate(ARCH, sets, vecs, trace=0)
     assert good["mismatches"] == 0, good["failures"]
-    bad = _sim({**sets, "sym_lift": 1}, vecs, trace=0)
+    bad = simulate(ARCH, {**sets, "sym_lift": 1}, vecs, trace=0)
     assert bad["mismatches"] >= 1, "the symmetric lift passed every near-maximal vector"
     print(f"[fmlm3] symmetric lift: {bad['mismatches']} of {len(vecs)} near-maximal vectors fail")
 

@@ -32,6 +32,21 @@ def ok_rows(tables: Tables, name: str) -> list[Mapping[str, Any]]:
     return [r for r in tables.get(name, {}).get("rows", []) if r.get("status") == "ok"]
 
 
+def latency(row: Mapping[str, Any] | None) -> float | None:
+    """A placed row's latency in us (measured cycles over its ECP5 Fmax); None where it was not
+    placed or did not fit."""
+    lat = get(row, "pnr", "latency_us") if get(row, "pnr", "fits") else None
+    return None if lat is None else float(lat)
+
+
+def fmax_cell(row: Mapping[str, Any] | None, missing: str = "-") -> str:
+    """A table cell for a row's ECP5 Fmax: MHz, "does not fit", or ``missing`` (not placed)."""
+    fits = get(row, "pnr", "fits")
+    if fits:
+        return cell(get(row, "pnr", "fmax_mhz"), "{:.1f}")
+    return "does not fit" if fits is False else missing
+
+
 def path_lines(
     rows: Sequence[Mapping[str, Any]], label: Callable[[Mapping[str, Any]], Any], head: str
 ) -> list[str]:

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from montlab.hw.reports.common import cell as _c
+from montlab.hw.reports.common import fmax_cell, latency, run_sweeps, write_page
 from montlab.hw.reports.common import get as _get
 from montlab.hw.reports.common import ok_rows as _rows
-from montlab.hw.reports.common import run_sweeps, write_page
 
 #: DRMMM Table 1, the paper's two designs (Virtex-7, Vivado): k -> figures. Paper data.
 PAPER: dict[int, dict[str, Any]] = {
@@ -104,10 +104,7 @@ def _cycles_row(row: Mapping[str, Any]) -> str:
 
 def _area_row(row: Mapping[str, Any]) -> str:
     k, t = _kt(row)
-    fmax = _get(row, "pnr", "fmax_mhz")
-    fits = _get(row, "pnr", "fits")
-    ecp5 = _c(fmax, "{:.1f}") if fits else ("does not fit" if fits is False else "-")
-    lat = _get(row, "pnr", "latency_us") if fits else None
+    ecp5, lat = fmax_cell(row), latency(row)
     return (
         f"| {row['params']['n']} | {k} | {t} | {_c(_get(row, 'synth', 'LUT'))} "
         f"| {_c(_get(row, 'synth', 'FF'))} | {_c(_get(row, 'synth', 'CARRY4'))} "

