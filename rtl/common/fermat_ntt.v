@@ -18,7 +18,8 @@
 //   the half-integer power of eq. (23), applied by a 2-rank supplemental block; RD_LAT extra
 //   ranks after the RAM read and SW_LAT ranks in the channel switch (FMLM3 Sec. 5.5: a 6-cycle
 //   butterfly structure, a 2-cycle channel switch and 3 read/write cycles are BFLY_LAT = 6,
-//   SW_LAT = 2, RD_LAT = 1).
+//   SW_LAT = 2, RD_LAT = 1); STREAM = 1 (ORDER 1, PINGPONG 1) adds the stream port below (FMLM3
+//   Fig. 4: the last stage of CT^-1 / NCT^-1 feeds the final-stage operators).
 // Function: the vector x goes through jn_i stages starting at stage j0_i. Stage j
 //   (J = 2^(L-1-j), L = lg D) maps (x_2k, x_2k+1) to (x_k, x_k+D/2) = (x_2k + t, x_2k - t),
 //   t = x_2k+1 2^e, e = (sign_i ? -1 : 1) g floor(k/J) J + (nega_i ? a J : 0) mod 2K (SQRT2:
@@ -36,8 +37,12 @@
 //   it times 2^ext_rexp_i (the inverse scalings 2^-L, P^-1, (A^n P)^-1 are powers of two,
 //   except the sqrt 2 factor of odd n at c = 1/2, which the caller applies) on ext_rdata_o two
 //   cycles later, with ext_rvalid_o.
+//   Stream port (STREAM = 1): a run started with stream_i presents its last stage's outputs as
+//   pairs (st_lo_o, st_hi_o) = (x_k, x_k+D/2), k = st_idx_o = 0, 1, .., D/2 - 1, one per cycle
+//   with st_valid_o (they are also written as usual).
 // Ranges: entries in [0, q); any exponent word; 1 <= jn_i, j0_i + jn_i <= L.
-// Left out: stalling; a second external port (one sample per cycle each way).
+// Left out: stalling; a second external port (one sample per cycle each way); streaming the
+//   sqrt 2 block's stage (the inverses, which stream, do not use it).
 // Schedule (B = BFLY_LAT + RD_LAT + SW_LAT): start_i is taken while busy_o is low; stage s of
 //   the run issues cycle c = 0..S-1 in cycle 1 + s PER + c, PER = max(S, S/2 + B + 2); the
 //   data reach the butterflies 1 + RD_LAT cycles later.
@@ -55,6 +60,10 @@
 //   the supplemental block, 2 cycles more: its writes, and done_o, come 2 cycles later. The
 //   previous stage's last write (S + B - ORDER + 1 after its start) precedes them, since
 //   PER >= S.
+//   STREAM: pair k comes in the cycle of lane 0's write of issue k (k < S); LANES > 1: the
+//   other lanes' pairs k = l S + a are read back at address a, one per cycle right after,
+//   so pair k is in cycle (jn - 1) PER + B + 2 + k, and the run's end (busy_o, done_o) waits
+//   for the last pair, (jn - 1) PER + D/2 + B + 1.
 //   PER is the shortest period at which stage s + 1 reads nothing before stage s has written
 //   it (both orders). done_o is high in the cycle after the last write; busy_o is high from
 //   the cycle after start_i up to the last write. swap_i takes effect at the clock edge
@@ -76,7 +85,8 @@ module fermat_ntt #(
   parameter integer A_LOG2     = 0,
   parameter integer SQRT2      = 0,
   parameter integer RD_LAT     = 0,
-  parameter integer SW_LAT     = 0
+  parameter integer SW_LAT     = 0,
+  parameter integer STREAM     = 0
 ) (
   input  wire                 clk_i,
   input  wire                 rst_ni,
@@ -100,7 +110,12 @@ module fermat_ntt #(
   input  wire [EW-1:0]        ext_rexp_i,
   input  wire                 ext_rother_i,
   output wire                 ext_rvalid_o,
-  output wire [K:0]           ext_rdata_o
+  output wire [K:0]           ext_rdata_o,
+  input  wire                 stream_i,
+  output wire                 st_valid_o,
+  output wire [L-2:0]         st_idx_o,
+  output wire [K:0]           st_lo_o,
+  output wire [K:0]           st_hi_o
 );
   localparam integer L     = $clog2(D);          // stages
   localparam integer LW    = $clog2(L + 1);      // stage-count bits
@@ -113,13 +128,15 @@ module fermat_ntt #(
   localparam integer RAW_GAP = S / 2 + BT + 2;
   localparam integer PER   = (S > RAW_GAP) ? S : RAW_GAP;
   localparam integer LAST  = S + BT + 1 - ORDER;         // a run's last write, in its stage
+  localparam integer LASTS = D / 2 + BT;                 // STREAM: the last pair streamed
   localparam integer SUPP  = (SQRT2 != 0) ? 2 : 0;       // the supplemental block's ranks
-  localparam integer TW    = (PER > LAST + SUPP ? PER : LAST + SUPP) + 1;
+  localparam integer TW0   = (PER > LAST + SUPP ? PER : LAST + SUPP) + 1;
+  localparam integer TW    = (STREAM != 0 && LASTS + 1 > TW0) ? LASTS + 1 : TW0;
   localparam integer TB    = $clog2(TW + 1);
   localparam integer GB    = (GROUPS == 2) ? 1 : 0;     // group address bit
   localparam integer PP    = (PINGPONG != 0) ? 1 : 0;  // stages alternate groups
   localparam integer RAW   = AB + GB;             // RAM address bits (group, address)
-  localparam integer TAGW  = AB + 2;              // c, write group, stage parity
+  localparam integer TAGW  = AB + 3;              // c, write group, stage parity, streamed
 
   genvar l, b;
   generate
@@ -127,7 +144,8 @@ module fermat_ntt #(
         BFLY_LAT < 1 || PINGPONG < 0 || PINGPONG > 1 || GROUPS < 1 || GROUPS > 2 ||
         RD_LAT < 0 || SW_LAT < 0 || SQRT2 < 0 || SQRT2 > 1 ||
         (SQRT2 == 1 && (2 * K != D || OMEGA_LOG2 != 1 || A_LOG2 != 0 || D < 16)) ||
-        ORDER < 0 || ORDER > 1 ||
+        ORDER < 0 || ORDER > 1 || STREAM < 0 || STREAM > 1 ||
+        (STREAM == 1 && (ORDER != 1 || PINGPONG != 1)) ||
         (PINGPONG == 1 && GROUPS != 2) || OMEGA_LOG2 * D != 2 * K ||
         (A_LOG2 != 0 && A_LOG2 * 2 * D != 2 * K)) begin : g_illegal
       fermat_ntt_illegal_parameters u_stop ();
@@ -146,7 +164,10 @@ module fermat_ntt #(
   // SQRT2: the last stage of a nega-cyclic run ends at J = 1 (stage L - 1) in the supplemental
   // block, 2 cycles later.
   wire        supp_run   = (SQRT2 != 0) && nega_q && (j_q == L[LW-1:0] - 1'b1);
-  wire        finish     = busy_q && last && (t32 == LAST + (supp_run ? SUPP : 0));
+  // STREAM: a run with stream_i streams its last stage's pairs, the last LASTS after the stage.
+  reg         stream_q;
+  wire [31:0] last_t     = (stream_q ? LASTS : LAST) + (supp_run ? SUPP : 0);
+  wire        finish     = busy_q && last && (t32 == last_t);
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -157,6 +178,7 @@ module fermat_ntt #(
       par_q  <= 1'b0;
       sign_q <= 1'b0;
       nega_q <= 1'b0;
+      stream_q <= 1'b0;
       j_q    <= {LW{1'b0}};
       left_q <= {LW{1'b0}};
       t_q    <= {TB{1'b0}};
@@ -173,6 +195,7 @@ module fermat_ntt #(
           par_q  <= 1'b0;
           sign_q <= sign_i;
           nega_q <= nega_i;
+          stream_q <= (STREAM != 0) && stream_i;
         end
       end else if (next_stage) begin
         j_q    <= j_q + 1'b1;
@@ -226,7 +249,8 @@ module fermat_ntt #(
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i(issue), .q_o(v1)
   );
   delay_line #(.W(EW * LANES + TAGW + 1), .N(1 + RD_LAT)) u_t1 (
-    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ PP[0], par_q, sup_iss}),
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ PP[0], par_q, stream_q && last,
+                                          sup_iss}),
     .q_o({exps1, tag1, sup1})
   );
 
@@ -272,6 +296,8 @@ module fermat_ntt #(
   // Issue addresses. ORDER 0: address c of every bank. ORDER 1: cycle c reads x_2n, x_2n+1 of
   // butterflies n = c + l S: addresses 2c mod S and 2c + 1 mod S, the odd banks the second
   // one in the first half of the stage (c < S/2) and the first one in the second half.
+  wire           drd;        // STREAM: a read of the drain (below) in this cycle
+  wire [RAW-1:0] drain_ra;
   wire [AB-1:0] base2 = c << 1;
   wire          hf    = c[AB-1];
   for (b = 0; b < NB; b = b + 1) begin : g_bank
@@ -286,7 +312,7 @@ module fermat_ntt #(
     sdp_ram #(.W(K + 1), .DEPTH(S << GB), .AW(RAW)) u_ram (
       .clk_i(clk_i),
       .we_i(bwe[b]), .waddr_i(bwa[b]), .wdata_i(bwd[b]),
-      .raddr_i(busy_q ? iss_ra : ext_ra), .rdata_o(rdata[b]),
+      .raddr_i(drd ? drain_ra : (busy_q ? iss_ra : ext_ra)), .rdata_o(rdata[b]),
       .ld_we_i(ld), .ld_addr_i(ext_wa), .ld_data_i(ext_wdata_i)
     );
   end
@@ -406,9 +432,10 @@ module fermat_ntt #(
   // Lower outputs of issue c go now, upper ones a cycle later (register rank below).
   wire            lv   = bv[0];   // every lane carries the same valid and tag
   wire unused_lanes = ^{bv, btag[LANES-1]};
-  wire [AB-1:0]   lc   = btag[0][TAGW-1:2];
-  wire            lgrp = btag[0][1];
-  wire            lpar = btag[0][0];
+  wire [AB-1:0]   lc   = btag[0][TAGW-1:3];
+  wire            lgrp = btag[0][2];
+  wire            lpar = btag[0][1];
+  wire            lfin = btag[0][0];     // the last stage of a streaming run
   reg             uv_q;
   reg  [AB-1:0]   uc_q;
   reg             ugrp_q, upar_q;
@@ -472,6 +499,75 @@ module fermat_ntt #(
       assign bwa[b] = wa;
       wire unused_wg = wg;
     end
+  end
+
+  // --- STREAM: the last stage's pairs (x_k, x_k+D/2), k = 0 .. D/2 - 1, one per cycle ----------
+  // Lane 0's outputs as they are written (k = c < S); LANES > 1: then the other lanes' words,
+  // read back from the group just written from the cycle of lane 0's last (k = l S + a: address
+  // a, x_k in bank l + a mod 2, x_k+D/2 in bank l + LANES + a mod 2, written at least S - 1
+  // cycles before; the issue has ended).
+  if (STREAM != 0) begin : g_stream
+    wire          dv;
+    wire [L-2:0]  dk;
+    wire [K:0]    dlo, dhi;
+    if (LANES > 1) begin : g_drain
+      localparam [31:0]  HK32 = D / 2 - 1;
+      localparam [L-2:0] SK = S[L-2:0];
+      localparam [L-2:0] HK = HK32[L-2:0];
+      wire          go = lv && lfin && (lc == {AB{1'b1}});   // lane 0's last: c = S - 1
+      reg           dr_q, dv_q, dg_q;
+      reg  [L-2:0]  dk_q, dk1_q;
+      wire [L-2:0]  k_rd = go ? SK : dk_q;
+      assign drd      = go || dr_q;
+      assign drain_ra = {go ? lgrp : dg_q, k_rd[AB-1:0]};
+      always @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          dr_q <= 1'b0;
+          dv_q <= 1'b0;
+        end else begin
+          dv_q <= drd;
+          if (go) dr_q <= 1'b1;
+          else if (dr_q && dk_q == HK) dr_q <= 1'b0;
+        end
+      end
+      always @(posedge clk_i) begin
+        dk1_q <= k_rd;
+        if (go) begin
+          dk_q <= SK + 1'b1;
+          dg_q <= lgrp;
+        end else if (dr_q) begin
+          dk_q <= dk_q + 1'b1;
+        end
+      end
+      wire [LB-1:0] bl = {1'b0, dk1_q[L-2:AB]} + {{(LB-1){1'b0}}, dk1_q[0]};
+      wire [LB-1:0] bh = bl + LANES[LB-1:0];
+      assign dv  = dv_q;
+      assign dk  = dk1_q;
+      assign dlo = rdata[bl];
+      assign dhi = rdata[bh];
+    end else begin : g_nodrain
+      assign drd = 1'b0;
+      assign drain_ra = {RAW{1'b0}};
+      assign dv  = 1'b0;
+      assign dk  = {(L-1){1'b0}};
+      assign dlo = {(K+1){1'b0}};
+      assign dhi = {(K+1){1'b0}};
+    end
+    wire [31:0]  lc32 = {{(32-AB){1'b0}}, lc};
+    wire [L-2:0] lk = lc32[L-2:0];
+    assign st_valid_o = (lv && lfin) || dv;
+    assign st_idx_o   = dv ? dk : lk;
+    assign st_lo_o    = dv ? dlo : bs[0];
+    assign st_hi_o    = dv ? dhi : bd[0];
+    wire unused_st = ^{stream_i, lc32[31:L-1]};
+  end else begin : g_nostream
+    assign drd = 1'b0;
+    assign drain_ra = {RAW{1'b0}};
+    assign st_valid_o = 1'b0;
+    assign st_idx_o   = {(L-1){1'b0}};
+    assign st_lo_o    = {(K+1){1'b0}};
+    assign st_hi_o    = {(K+1){1'b0}};
+    wire unused_st = ^{stream_i, lfin};
   end
 
   // --- racing check (PINGPONG = 0) ---------------------------------------------------------------

@@ -19,16 +19,20 @@
 //   (sel 1) and T'(t) (sel 2, the engine's current group) for the read port.
 // Ranges: N odd, N < R, gcd(N, R) = 1; x, y < N; the ring satisfies eq. (13) (ALG 2) or eq.
 //   (19) (ALG 3); result t < N. Operands outside are outside the contract.
-// Word size and radix: spectra K + 1 bits; time-domain values one radix-2^U digit per cycle.
+// Word size and radix: spectra K + 1 bits; the inverses' final-stage operators two radix-2^U
+//   digits per cycle (one per half); the time-domain passes one digit per cycle.
 // Left out: the precomputation of T(N'), T'(N) and the operand spectra (loaded); the paper's
-//   2- and 4-digit segments and its final-stage operators fused into the last transform stage
-//   (here the inverses' final-stage operators run as the ACC pass after the engine, one
-//   coefficient per cycle); a ROM of the eq. (12) bounds (they are counted up, 2(n+1)(B-1)^2);
-//   exponentiation control (the testbench feeds T(t), T'(t) back).
+//   2- and 4-digit segments in the time-domain units; its accumulator of two adjacent digits
+//   (eqs. (21)-(22)): a radix-2 network's last butterfly yields x_k and x_k+P/2, so here FSO A
+//   and B accumulate the two halves and a merge joins them (below); a ROM of the eq. (12)
+//   bounds (they are counted up, 2(n+1)(B-1)^2); exponentiation control (the testbench feeds
+//   T(t), T'(t) back).
 // Schedule: start_i at an edge while idle; the phases run back to back, one microprogram word
 //   each (phase_o = the program counter). Streaming phases issue one index per cycle and end
 //   the cycle after their last write; a transform phase swaps the engine's groups (1 cycle),
-//   starts it (1 cycle) and ends with its done_o; start_i also swaps the engine's groups when
+//   starts it (1 cycle) and ends with its done_o, an inverse 5 cycles after its last streamed
+//   pair (the FSOs' shift, lift and accumulator ranks, the merge; + 2 for the sqrt 2 ranks of
+//   (A^n P)^-1 at c = 1/2); start_i also swaps the engine's groups when
 //   group 1 is current, so every product runs the same groups. montlab.hw.fmlm3_schedule
 //   gives every phase's length (the tests compare). done_o is high for one cycle at the end.
 `default_nettype none
@@ -102,7 +106,7 @@ module fmlm3 #(
   endgenerate
 
   // Opcodes (montlab.hw.fmlm3_ucode.OPS).
-  localparam [3:0] O_END = 4'd0, O_MUL = 4'd1, O_NTT = 4'd2, O_ACC = 4'd3, O_Z0 = 4'd4,
+  localparam [3:0] O_END = 4'd0, O_MUL = 4'd1, O_NTT = 4'd2, O_Z0 = 4'd4,
                    O_MODR = 4'd5, O_WRM = 4'd6, O_MODQ = 4'd7, O_HALF = 4'd8, O_TSEL = 4'd9,
                    O_OUT = 4'd10, O_COPY = 4'd11, O_OUTN = 4'd12;
 
@@ -142,8 +146,10 @@ module fmlm3 #(
   reg  ntt_fin_q;            // the engine finished (a par phase also waits for its MUL)
   wire w_main;               // a write of this phase's unit happens in this cycle
   wire w_par;                // a write of the MUL beside the transform
+  wire fso_fin;              // the FSOs' merge is done (an inverse transform's end)
   wire phase_end = busy_q && ((!is_ntt && wr_q == PI) ||
-                              (is_ntt && (ntt_done || ntt_fin_q) && (!par || pw_q == PI)));
+                              (is_ntt && (ntt_done || ntt_fin_q) && (!par || pw_q == PI) &&
+                               (!u_c || fso_fin)));
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -224,6 +230,10 @@ module fmlm3 #(
   assign {tnr, tnpr, tynr, tyr, txnr, txr} = s_rd;
 
   // --- the transform unit ---------------------------------------------------------------------
+  wire          fso    = is_ntt && u_c;        // this transform streams into the FSOs
+  wire          st_v;
+  wire [L-2:0]  st_k;
+  wire [K:0]    st_lo, st_hi;
   reg           e_we;
   reg  [L-1:0]  e_widx;
   reg  [K:0]    e_wdata;
@@ -234,7 +244,8 @@ module fmlm3 #(
   wire [K:0]    e_rdata;
   fermat_ntt #(
     .K(K), .D(P), .LANES(LANES), .BFLY_LAT(BFLY_LAT), .GROUPS(2), .PINGPONG(1), .ORDER(1),
-    .OMEGA_LOG2(OMEGA_LOG2), .A_LOG2(A_LOG2), .SQRT2(SQRT2), .RD_LAT(RD_LAT), .SW_LAT(SW_LAT)
+    .OMEGA_LOG2(OMEGA_LOG2), .A_LOG2(A_LOG2), .SQRT2(SQRT2), .RD_LAT(RD_LAT), .SW_LAT(SW_LAT),
+    .STREAM(1)
   ) u_ntt (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .start_i(ntt_start), .sign_i(u_sign), .nega_i(u_nega),
@@ -243,25 +254,15 @@ module fmlm3 #(
     .ext_we_i(e_we), .ext_widx_i(e_widx), .ext_bitrev_i(1'b1), .ext_wdata_i(e_wdata),
     .ext_wother_i(1'b1), .swap_i(ntt_swap),
     .ext_re_i(e_re), .ext_ridx_i(e_ridx), .ext_rexp_i(e_rexp), .ext_rother_i(1'b0),
-    .ext_rvalid_o(e_rvalid), .ext_rdata_o(e_rdata)
+    .ext_rvalid_o(e_rvalid), .ext_rdata_o(e_rdata),
+    .stream_i(fso), .st_valid_o(st_v), .st_idx_o(st_k), .st_lo_o(st_lo), .st_hi_o(st_hi)
   );
-  // The engine is read by MUL (source ENG), ACC and COPY, and by the read port when idle.
+  // The engine is read by MUL (source ENG) and COPY, and by the read port when idle; the
+  // inverses' scalings are the FSOs' (below), so its reads are unscaled.
   wire eng_src = is_mul && (u_a == 2'd3 || u_b == 3'd4);
-  assign e_re   = (issuing && (eng_src || op == O_ACC || op == O_COPY)) ||
-                  (ext_rd && rd_sel_i == 2'd2);
+  assign e_re   = (issuing && (eng_src || op == O_COPY)) || (ext_rd && rd_sel_i == 2'd2);
   assign e_ridx = issuing ? idx : rd_addr_i;
-  // ACC: P^-1 = 2^(2K - v); (A^n P)^-1 = 2^(2K - v - c n) (c integer), and for c = 1/2
-  // 2^(2K - v - n/2) (n even) or 2^(2K - v - (n+1)/2) times the sqrt 2 of the block below
-  // (n odd: (A^n P)^-1 = 2^(-v - (n+1)/2) sqrt 2), eq. (24).
-  wire [31:0] n32   = {{(32-L){1'b0}}, idx};
-  wire [31:0] c_n;
-  const_mul #(.C(A_LOG2), .W(32)) u_cn (.x_i(n32), .y_o(c_n));
-  wire [31:0] cn    = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : c_n;
-  wire [31:0] sc0   = 2 * K - L;
-  wire [31:0] sc1   = (sc0 >= cn) ? sc0 - cn : sc0 + 2 * K - cn;   // cn <= K < 2K
-  wire [31:0] scale = (op == O_ACC) ? (u_mode ? sc1 : sc0) : 32'd0;
-  assign e_rexp = issuing ? scale[EW-1:0] : {EW{1'b0}};
-  wire unused_scale = ^scale[31:EW];
+  assign e_rexp = {EW{1'b0}};
 
   // --- the multiply-adder: (A B mod M) + C mod M ------------------------------------------------
   // Operands two cycles after the read (RAM words one more rank, the engine's port has two).
@@ -329,95 +330,241 @@ module fmlm3 #(
   );
   assign w_par = wv;
 
-  // --- ACC: the inverses' final-stage operators -------------------------------------------------
-  // Engine word (scaled) two cycles after the read; for c = 1/2 and (A^n P)^-1 the sqrt 2 factor
-  // of odd n (2^(3P/8) - 2^(P/8)) in two ranks; then the window lift (eq. (12), the bound
-  // 2(n+1)(B-1)^2 counted up), then the accumulator: acc = (acc >> U) + w, digit acc mod B.
+  // --- FSO A and B: the inverses' final-stage operators, fed by the engine's stream ----------
+  // A radix-2 network's last butterfly k yields x_k and x_k+P/2, so FSO A takes the lower half
+  // and FSO B the upper one, a coefficient each per cycle (2 digits per cycle in all). Each:
+  // the scaling shift P^-1 = 2^(2K - v) or (A^n P)^-1 = 2^(2K - v - c n) (c = 1/2: 2^(2K - v -
+  // n/2), n even, or 2^(2K - v - (n+1)/2) times sqrt 2 = 2^(3P/8) - 2^(P/8), n odd, eq. (24),
+  // in two ranks), the window lift (eq. (12): the bound 2(n+1)(B-1)^2 counted up), and its
+  // accumulator acc = (acc >> U) + w, digit acc mod B (eqs. (21)-(22) with one coefficient a
+  // cycle). A leaves digits 0 .. P/2-1 and r_lo = floor(lo / B^(P/2)); B the digits H of the
+  // upper half's sum and its r_hi. The merge adds r_lo to H's first DM digits (DM U >= K + 2, so
+  // the carry out cd is -1, 0 or 1) and keeps, for the digits above, where the run of
+  // all-ones (cd = 1) or all-zeros (cd = -1) that the carry crosses ends: the digit read port
+  // applies it (dl_fix), and floor(value / 2^l) = r_hi + cd when the run reaches the top.
+  localparam integer HP = P / 2;
+  localparam integer DM = ((K + 2 + U - 1) / U < HP) ? (K + 2 + U - 1) / U : HP;
+  localparam integer WV = ((AW > DM * U + 1) ? AW : DM * U + 1) + 2;
   wire          acc_sq = (SQRT2 != 0) && u_mode;
-  wire          av0 = v2 && (op == O_ACC);
-  wire [IW-1:0] ai0 = i2;
-  wire [K:0]    ax0 = e_rdata;
-  wire          av1;
-  wire [IW-1:0] ai1;
-  wire [K:0]    ax1;
+  // The scaling exponents of n = k (A) and n = k + P/2 (B).
+  wire [31:0]   sc0 = 2 * K - L;
+  wire [EW-1:0] fexp [0:1];
+  genvar h;
+  for (h = 0; h < 2; h = h + 1) begin : g_fexp
+    wire [31:0] n32 = {{(33-L){1'b0}}, st_k} + h * HP;
+    wire [31:0] c_n;
+    const_mul #(.C(A_LOG2), .W(32)) u_cn (.x_i(n32), .y_o(c_n));
+    wire [31:0] cn  = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : c_n;
+    wire [31:0] sc1 = (sc0 >= cn) ? sc0 - cn : sc0 + 2 * K - cn;   // cn <= K < 2K
+    wire [31:0] sc  = u_mode ? sc1 : sc0;
+    assign fexp[h] = sc[EW-1:0];
+    wire unused_sc = ^sc[31:EW];
+  end
+  wire [K:0] fs_lo, fs_hi;
+  fermat_shift #(.K(K), .EW(EW)) u_fsa (.x_i(st_lo), .e_i(fexp[0]), .y_o(fs_lo));
+  fermat_shift #(.K(K), .EW(EW)) u_fsb (.x_i(st_hi), .e_i(fexp[1]), .y_o(fs_hi));
+  // The shift rank.
+  wire          fv1;
+  wire [L-2:0]  fk1;
+  wire [K:0]    fa1, fb1;
+  delay_line #(.W(1), .N(1), .RST(1)) u_fv1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i(st_v && fso), .q_o(fv1)
+  );
+  delay_line #(.W(L - 1 + 2 * (K + 1)), .N(1)) u_fd1 (
+    .clk_i(clk_i), .rst_ni(rst_ni), .d_i({st_k, fs_lo, fs_hi}), .q_o({fk1, fa1, fb1})
+  );
+  // c = 1/2, (A^n P)^-1: the sqrt 2 factor of odd n (odd k, both halves) in two ranks; every
+  // coefficient takes them, so the order stays.
+  wire          fv2;
+  wire [L-2:0]  fk2;
+  wire [K:0]    fa2, fb2;
   if (SQRT2 != 0) begin : g_sq
     localparam integer SA = 3 * P / 8, SB = P / 8;
-    wire [K:0] ta, tb, sd, unused_ss;
-    fermat_shift #(.K(K), .EW(EW)) u_sa (.x_i(ax0), .e_i(SA[EW-1:0]), .y_o(ta));
-    fermat_shift #(.K(K), .EW(EW)) u_sb (.x_i(ax0), .e_i(SB[EW-1:0]), .y_o(tb));
-    wire          sv1, sv2, so1;
-    wire [IW-1:0] si1, si2;
-    wire [K:0]    sx1, sa1, sb1, sx2;
-    delay_line #(.W(1), .N(1), .RST(1)) u_sv1 (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(av0), .q_o(sv1)
+    wire [K:0] ta [0:1];
+    wire [K:0] tb [0:1];
+    wire [K:0] sd [0:1];
+    wire [K:0] fx [0:1];
+    assign fx[0] = fa1;
+    assign fx[1] = fb1;
+    wire          sv2;
+    wire [L-2:0]  sk1, sk2;
+    wire [K:0]    sx1 [0:1];
+    wire [K:0]    sa1 [0:1];
+    wire [K:0]    sb1 [0:1];
+    wire [K:0]    sx2 [0:1];
+    for (h = 0; h < 2; h = h + 1) begin : g_h
+      wire [K:0] unused_ss;
+      fermat_shift #(.K(K), .EW(EW)) u_sa (.x_i(fx[h]), .e_i(SA[EW-1:0]), .y_o(ta[h]));
+      fermat_shift #(.K(K), .EW(EW)) u_sb (.x_i(fx[h]), .e_i(SB[EW-1:0]), .y_o(tb[h]));
+      delay_line #(.W(3 * (K + 1)), .N(1)) u_sd1 (
+        .clk_i(clk_i), .rst_ni(rst_ni), .d_i({fx[h], ta[h], tb[h]}),
+        .q_o({sx1[h], sa1[h], sb1[h]})
+      );
+      fermat_addsub #(.K(K)) u_sdiff (.a_i(sa1[h]), .b_i(sb1[h]), .s_o(unused_ss), .d_o(sd[h]));
+      delay_line #(.W(K + 1), .N(1)) u_sd2 (
+        .clk_i(clk_i), .rst_ni(rst_ni), .d_i(sk1[0] ? sd[h] : sx1[h]), .q_o(sx2[h])
+      );
+    end
+    delay_line #(.W(1), .N(2), .RST(1)) u_sv (
+      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(fv1), .q_o(sv2)
     );
-    delay_line #(.W(IW + 3 * (K + 1) + 1), .N(1)) u_sd1 (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({ai0, ax0, ta, tb, ai0[0]}),
-      .q_o({si1, sx1, sa1, sb1, so1})
-    );
-    fermat_addsub #(.K(K)) u_sdiff (.a_i(sa1), .b_i(sb1), .s_o(unused_ss), .d_o(sd));
-    delay_line #(.W(1), .N(1), .RST(1)) u_sv2 (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i(sv1), .q_o(sv2)
-    );
-    delay_line #(.W(IW + K + 1), .N(1)) u_sd2 (
-      .clk_i(clk_i), .rst_ni(rst_ni), .d_i({si1, so1 ? sd : sx1}), .q_o({si2, sx2})
-    );
-    assign av1 = acc_sq ? sv2 : av0;
-    assign ai1 = acc_sq ? si2 : ai0;
-    assign ax1 = acc_sq ? sx2 : ax0;
+    delay_line #(.W(L - 1), .N(1)) u_sk1 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(fk1), .q_o(sk1));
+    delay_line #(.W(L - 1), .N(1)) u_sk2 (.clk_i(clk_i), .rst_ni(rst_ni), .d_i(sk1), .q_o(sk2));
+    assign fv2 = acc_sq ? sv2 : fv1;
+    assign fk2 = acc_sq ? sk2 : fk1;
+    assign fa2 = acc_sq ? sx2[0] : fa1;
+    assign fb2 = acc_sq ? sx2[1] : fb1;
   end else begin : g_nosq
-    assign av1 = av0;
-    assign ai1 = ai0;
-    assign ax1 = ax0;
+    assign fv2 = fv1;
+    assign fk2 = fk1;
+    assign fa2 = fa1;
+    assign fb2 = fb1;
     wire unused_sq = acc_sq;
   end
-  // The lift rank.
+  // The lift rank: the bounds 2(n+1)(B-1)^2 of n = k and n = k + P/2, counted up.
   wire [K:0] one_k = {{K{1'b0}}, 1'b1};
   wire [K:0] bb2 = (one_k << (2 * U + 1)) - (one_k << (U + 2)) + (one_k << 1);  // 2(B-1)^2
-  reg  [K:0] bnd_q;
-  reg        lv_q;
-  reg  [IW-1:0] li_q;
-  reg  signed [AW-1:0] lw_q;
+  localparam [31:0] HP1 = HP + 1;
+  wire [K+32:0] bbh_w = {32'd0, bb2} * {{(K+1){1'b0}}, HP1};
+  wire [K:0] bbh = bbh_w[K:0];                           // 2(P/2 + 1)(B-1)^2
   wire [K:0] half_m = one_k << (K - 1);                  // SYM_LIFT: w_n > M/2
-  wire       lift = u_mode && (ax1 > ((SYM_LIFT != 0) ? half_m : bnd_q));
-  wire [AW-1:0] ax1w = {{(AW-K-1){1'b0}}, ax1};
-  wire [AW-1:0] m_w  = {{(AW-K-1){1'b0}}, 1'b1, {(K-1){1'b0}}, 1'b1};   // M = 2^K + 1
+  wire [AW-1:0] m_w = {{(AW-K-1){1'b0}}, 1'b1, {(K-1){1'b0}}, 1'b1};   // M = 2^K + 1
+  reg  [K:0]    bnda_q, bndb_q;
+  reg           lv_q;
+  reg  [L-2:0]  lk_q;
+  reg  signed [AW-1:0] lwa_q, lwb_q;
+  wire lifta = u_mode && (fa2 > ((SYM_LIFT != 0) ? half_m : bnda_q));
+  wire liftb = u_mode && (fb2 > ((SYM_LIFT != 0) ? half_m : bndb_q));
+  wire [AW-1:0] fa2w = {{(AW-K-1){1'b0}}, fa2};
+  wire [AW-1:0] fb2w = {{(AW-K-1){1'b0}}, fb2};
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) lv_q <= 1'b0;
-    else lv_q <= av1;
+    else lv_q <= fv2;
   end
   always @(posedge clk_i) begin
-    li_q <= ai1;
-    lw_q <= lift ? ax1w - m_w : ax1w;
-    if (op != O_ACC) bnd_q <= bb2;
-    else if (av1) bnd_q <= bnd_q + bb2;
+    lk_q  <= fk2;
+    lwa_q <= lifta ? fa2w - m_w : fa2w;
+    lwb_q <= liftb ? fb2w - m_w : fb2w;
+    if (!fso) begin
+      bnda_q <= bb2;
+      bndb_q <= bbh;
+    end else if (fv2) begin
+      bnda_q <= bnda_q + bb2;
+      bndb_q <= bndb_q + bb2;
+    end
   end
-  // The accumulator rank; its digit is written in the next cycle.
+  // The accumulator rank; its digits are written in the next cycle.
   reg                  accv_q;
-  reg  [IW-1:0]        acci_q;
-  reg  signed [AW-1:0] acc_q;
+  reg  [L-2:0]         acck_q;
+  reg  signed [AW-1:0] acca_q, accb_q;
+  wire                 k0 = (lk_q == {(L-1){1'b0}});
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) accv_q <= 1'b0;
     else accv_q <= lv_q;
   end
   always @(posedge clk_i) begin
-    acci_q <= li_q;
-    if (lv_q) acc_q <= (li_q == {IW{1'b0}}) ? lw_q : (acc_q >>> U) + lw_q;
+    acck_q <= lk_q;
+    if (lv_q) begin
+      acca_q <= k0 ? lwa_q : (acca_q >>> U) + lwa_q;
+      accb_q <= k0 ? lwb_q : (accb_q >>> U) + lwb_q;
+    end
   end
-  wire signed [AW-1:0] hi_w = acc_q >>> U;   // floor(value / 2^l) after the last coefficient
+  // The merge. H's first DM digits; past them, the first digit that is not all-ones (f1) and
+  // the first that is not all-zeros (f0) (fN_set: one was seen).
+  wire [U-1:0]  hdig = accb_q[U-1:0];
+  wire [U-1:0]  ones = {U{1'b1}};
+  wire [31:0]   ak32 = {{(33-L){1'b0}}, acck_q};
+  reg  [DM*U-1:0] hcap_q;
+  reg  [L-2:0]  f1_q, f0_q;
+  reg           f1s_q, f0s_q;
+  reg           mrg_q, fin_q;
+  wire          klast = accv_q && (acck_q == {(L-1){1'b1}});
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mrg_q <= 1'b0;
+      fin_q <= 1'b0;
+    end else begin
+      mrg_q <= klast;
+      fin_q <= mrg_q || (fin_q && !phase_end);
+    end
+  end
+  integer j;
+  always @(posedge clk_i) begin
+    if (!fso) begin
+      f1s_q <= 1'b0;
+      f0s_q <= 1'b0;
+    end else if (accv_q && ak32 >= DM) begin
+      if (!f1s_q) begin
+        f1_q  <= acck_q;
+        f1s_q <= (hdig != ones);
+      end
+      if (!f0s_q) begin
+        f0_q  <= acck_q;
+        f0s_q <= (hdig != {U{1'b0}});
+      end
+    end
+    if (accv_q) begin
+      for (j = 0; j < DM; j = j + 1) begin
+        if (ak32 == j) hcap_q[j*U +: U] <= hdig;
+      end
+    end
+  end
+  // In the cycle after the last digit: V = r_lo + H mod B^DM, its digits, cd = V >> (DM U).
+  wire signed [WV-1:0] r_lo = $signed({{(WV-AW){acca_q[AW-1]}}, acca_q}) >>> U;
+  wire signed [WV-1:0] r_hi = $signed({{(WV-AW){accb_q[AW-1]}}, accb_q}) >>> U;
+  wire signed [WV-1:0] vsum = r_lo + $signed({{(WV-DM*U){1'b0}}, hcap_q});
+  wire signed [WV-1:0] cdw  = vsum >>> (DM * U);
+  wire signed [1:0]    cd   = cdw[1:0];
+  wire                 run_top = (cd == 2'sd1) ? !f1s_q : !f0s_q;   // the carry reaches r_hi
+  reg  [DM*U-1:0]      mdig_q;
+  reg  signed [1:0]    cd_q;
+  reg  [L-2:0]         fpos_q;
+  reg                  fset_q;
+  reg  signed [AW-1:0] hiw_q;
+  always @(posedge clk_i) begin
+    if (mrg_q) begin
+      mdig_q <= vsum[DM*U-1:0];
+      cd_q   <= cd;
+      fpos_q <= (cd == 2'sd1) ? f1_q : f0_q;
+      fset_q <= (cd == 2'sd1) ? f1s_q : f0s_q;
+      hiw_q  <= r_hi[AW-1:0] + ((run_top && cd != 2'sd0) ? {{(AW-2){cd[1]}}, cd} : {AW{1'b0}});
+    end
+  end
+  wire signed [AW-1:0] hi_w = hiw_q;   // floor(value / 2^l)
+  assign fso_fin = fin_q;
+  wire unused_fso = ^{cdw[WV-1:2], r_hi[WV-1:AW], bbh_w[K+32:K+1]};
 
   // --- digit RAMs -------------------------------------------------------------------------------
-  // DL: the low digits of the last ACC; D1, D2, D3: the time-domain passes' vectors; DN: N's
-  // digits (loaded); DR: the result t.
+  // DLA, DLB: the last inverse's digits 0 .. P/2-1 and H (FSO A's and B's); D1, D2, D3: the
+  // time-domain passes' vectors; DN: N's digits (loaded); DR: the result t.
   reg           dl_we, d1_we, d2_we, d3_we, dr_we;
-  reg  [L-1:0]  dl_wa, d1_wa, d2_wa, d3_wa, dr_wa;
-  reg  [U-1:0]  dl_wd, d1_wd, d2_wd, d3_wd, dr_wd;
-  wire [U-1:0]  dlr, d1r, d2r, d3r, dnr, drr;
+  reg  [L-2:0]  dl_wa;
+  reg  [L-1:0]  d1_wa, d2_wa, d3_wa, dr_wa;
+  reg  [U-1:0]  dla_wd, dlb_wd, d1_wd, d2_wd, d3_wd, dr_wd;
+  wire [U-1:0]  dlar, dlbr, d1r, d2r, d3r, dnr, drr;
   wire [L-1:0]  rd_idx = busy_q ? idx : rd_addr_i;
-  sdp_ram #(.W(U), .DEPTH(P)) u_dl (
-    .clk_i(clk_i), .we_i(dl_we), .waddr_i(dl_wa), .wdata_i(dl_wd), .raddr_i(idx),
-    .rdata_o(dlr), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({U{1'b0}})
+  sdp_ram #(.W(U), .DEPTH(HP)) u_dla (
+    .clk_i(clk_i), .we_i(dl_we), .waddr_i(dl_wa), .wdata_i(dla_wd), .raddr_i(idx[L-2:0]),
+    .rdata_o(dlar), .ld_we_i(1'b0), .ld_addr_i({(L-1){1'b0}}), .ld_data_i({U{1'b0}})
   );
+  sdp_ram #(.W(U), .DEPTH(HP)) u_dlb (
+    .clk_i(clk_i), .we_i(dl_we), .waddr_i(dl_wa), .wdata_i(dlb_wd), .raddr_i(idx[L-2:0]),
+    .rdata_o(dlbr), .ld_we_i(1'b0), .ld_addr_i({(L-1){1'b0}}), .ld_data_i({U{1'b0}})
+  );
+  // The digit i1 of the last inverse's value, the merge applied: digits P/2 + j of H take the
+  // merged digit (j < DM), the run digit (0 for cd = 1, B - 1 for cd = -1) up to fpos, H_fpos +
+  // cd there, H above.
+  wire [L-2:0]  fj   = i1[L-2:0];
+  wire [31:0]   fj32 = {{(33-L){1'b0}}, fj};
+  wire [U+1:0]  fixd = {2'b00, dlbr} + {{U{cd_q[1]}}, cd_q};
+  reg  [U-1:0]  dlr;
+  always @* begin
+    if (!i1[L-1]) dlr = dlar;
+    else if (fj32 < DM) dlr = mdig_q[fj32 * U +: U];
+    else if (cd_q == 2'sd0 || (fset_q && fj > fpos_q)) dlr = dlbr;
+    else if (fset_q && fj == fpos_q) dlr = fixd[U-1:0];
+    else dlr = (cd_q == 2'sd1) ? {U{1'b0}} : {U{1'b1}};
+  end
   sdp_ram #(.W(U), .DEPTH(P)) u_d1 (
     .clk_i(clk_i), .we_i(d1_we), .waddr_i(d1_wa), .wdata_i(d1_wd), .raddr_i(idx),
     .rdata_o(d1r), .ld_we_i(1'b0), .ld_addr_i({L{1'b0}}), .ld_data_i({U{1'b0}})
@@ -548,9 +695,10 @@ module fmlm3 #(
 
   // Writes of this cycle (digit passes write in the cycle their read returns).
   always @* begin
-    dl_we = accv_q && (op == O_ACC);
-    dl_wa = acci_q[L-1:0];
-    dl_wd = acc_q[U-1:0];
+    dl_we = accv_q;
+    dl_wa = acck_q;
+    dla_wd = acca_q[U-1:0];
+    dlb_wd = accb_q[U-1:0];
     d1_we = 1'b0; d2_we = 1'b0; d3_we = 1'b0; dr_we = 1'b0;
     d1_wa = i1[L-1:0]; d2_wa = i1[L-1:0]; d3_wa = i1[L-1:0] - 1'b1; dr_wa = i1[L-1:0];
     d1_wd = {U{1'b0}}; d2_wd = {U{1'b0}}; d3_wd = h_dig; dr_wd = {U{1'b0}};
@@ -592,7 +740,6 @@ module fmlm3 #(
   end
   // The phase's write count: the engine's or a digit RAM's writes (HALF counts s's).
   assign w_main = (op == O_MUL) ? wv :
-                  (op == O_ACC) ? (accv_q) :
                   (op == O_COPY) ? v2 :
                   (op == O_HALF) ? (v1 && !first) : v1;
 
@@ -627,7 +774,7 @@ module fmlm3 #(
   assign rd_valid_o = rv2_q;
   assign rd_data_o  = rd_q;
 
-  wire unused = ^{ntt_busy, e_rvalid, i2[IW-1], mi[IW-1], pi[IW-1], wi[IW-1], li_q[IW-1],
-                  acci_q[IW-1], unused_step, unused_cdiff, ttop_full[2:1], ntt_race, stop_q,
+  wire unused = ^{ntt_busy, e_rvalid, i2[IW-1], mi[IW-1], pi[IW-1], wi[IW-1],
+                  fixd[U+1:U], unused_step, unused_cdiff, ttop_full[2:1], ntt_race, stop_q,
                   ssum[U+2], tsum[U+2], ypair[0]};
 endmodule

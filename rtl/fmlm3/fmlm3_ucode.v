@@ -17,28 +17,25 @@ module fmlm3_ucode #(
     if (ALG == 2) begin
       case (pc_i)
         5'd0: word_o = 16'h1000;  // MUL TX . TNP -> engine
-        5'd1: word_o = 16'h2000;  // NTT ict
-        5'd2: word_o = 16'h3000;  // ACC P^-1
-        5'd3: word_o = 16'h4000;  // Z0
-        5'd4: word_o = 16'h2400;  // NTT ct
-        5'd5: word_o = 16'h10c0;  // MUL TY . ENG -> engine
-        5'd6: word_o = 16'h2000;  // NTT ict
-        5'd7: word_o = 16'h3000;  // ACC P^-1
-        5'd8: word_o = 16'h5000;  // MODR
-        5'd9: word_o = 16'h6000;  // WRM
-        5'd10: word_o = 16'h2e00;  // NTT nct || T(x)-prime . T(y)-prime -> MA
-        5'd11: word_o = 16'h1198;  // MUL ENG . TN + MA -> engine
-        5'd12: word_o = 16'h2000;  // NTT inct
-        5'd13: word_o = 16'h3002;  // ACC (A^n P)^-1, window lift
-        5'd14: word_o = 16'h7000;  // MODQ
-        5'd15: word_o = 16'h8000;  // HALF
-        5'd16: word_o = 16'h9000;  // TSEL
-        5'd17: word_o = 16'ha000;  // OUT
-        5'd18: word_o = 16'h2400;  // NTT ct
-        5'd19: word_o = 16'hb000;  // COPY
-        5'd20: word_o = 16'hc000;  // OUTN
-        5'd21: word_o = 16'h2600;  // NTT nct
-        5'd22: word_o = 16'h0000;  // END
+        5'd1: word_o = 16'h2008;  // NTT ict -> FSO P^-1
+        5'd2: word_o = 16'h4000;  // Z0
+        5'd3: word_o = 16'h2400;  // NTT ct
+        5'd4: word_o = 16'h10c0;  // MUL TY . ENG -> engine
+        5'd5: word_o = 16'h2008;  // NTT ict -> FSO P^-1
+        5'd6: word_o = 16'h5000;  // MODR
+        5'd7: word_o = 16'h6000;  // WRM
+        5'd8: word_o = 16'h2e00;  // NTT nct || T(x)-prime . T(y)-prime -> MA
+        5'd9: word_o = 16'h1198;  // MUL ENG . TN + MA -> engine
+        5'd10: word_o = 16'h200a;  // NTT inct -> FSO (A^n P)^-1, window lift
+        5'd11: word_o = 16'h7000;  // MODQ
+        5'd12: word_o = 16'h8000;  // HALF
+        5'd13: word_o = 16'h9000;  // TSEL
+        5'd14: word_o = 16'ha000;  // OUT
+        5'd15: word_o = 16'h2400;  // NTT ct
+        5'd16: word_o = 16'hb000;  // COPY
+        5'd17: word_o = 16'hc000;  // OUTN
+        5'd18: word_o = 16'h2600;  // NTT nct
+        5'd19: word_o = 16'h0000;  // END
         default: word_o = 16'h0000;
       endcase
     end
@@ -46,23 +43,21 @@ module fmlm3_ucode #(
       case (pc_i)
         5'd0: word_o = 16'h1004;  // MUL TX . TNP -> MA
         5'd1: word_o = 16'h10b0;  // MUL TY . MA -> engine
-        5'd2: word_o = 16'h2000;  // NTT ict
-        5'd3: word_o = 16'h3000;  // ACC P^-1
-        5'd4: word_o = 16'h5000;  // MODR
-        5'd5: word_o = 16'h6000;  // WRM
-        5'd6: word_o = 16'h2e00;  // NTT nct || T(x)-prime . T(y)-prime -> MA
-        5'd7: word_o = 16'h1198;  // MUL ENG . TN + MA -> engine
-        5'd8: word_o = 16'h2000;  // NTT inct
-        5'd9: word_o = 16'h3002;  // ACC (A^n P)^-1, window lift
-        5'd10: word_o = 16'h7000;  // MODQ
-        5'd11: word_o = 16'h8000;  // HALF
-        5'd12: word_o = 16'h9000;  // TSEL
-        5'd13: word_o = 16'ha000;  // OUT
-        5'd14: word_o = 16'h2400;  // NTT ct
-        5'd15: word_o = 16'hb000;  // COPY
-        5'd16: word_o = 16'hc000;  // OUTN
-        5'd17: word_o = 16'h2600;  // NTT nct
-        5'd18: word_o = 16'h0000;  // END
+        5'd2: word_o = 16'h2008;  // NTT ict -> FSO P^-1
+        5'd3: word_o = 16'h5000;  // MODR
+        5'd4: word_o = 16'h6000;  // WRM
+        5'd5: word_o = 16'h2e00;  // NTT nct || T(x)-prime . T(y)-prime -> MA
+        5'd6: word_o = 16'h1198;  // MUL ENG . TN + MA -> engine
+        5'd7: word_o = 16'h200a;  // NTT inct -> FSO (A^n P)^-1, window lift
+        5'd8: word_o = 16'h7000;  // MODQ
+        5'd9: word_o = 16'h8000;  // HALF
+        5'd10: word_o = 16'h9000;  // TSEL
+        5'd11: word_o = 16'ha000;  // OUT
+        5'd12: word_o = 16'h2400;  // NTT ct
+        5'd13: word_o = 16'hb000;  // COPY
+        5'd14: word_o = 16'hc000;  // OUTN
+        5'd15: word_o = 16'h2600;  // NTT nct
+        5'd16: word_o = 16'h0000;  // END
         default: word_o = 16'h0000;
       endcase
     end

@@ -213,6 +213,10 @@ module ism3 #(
   localparam [31:0] SCALE32 = 2 * V - L;
   assign e_rexp = (issuing && is_acc) ? SCALE32[EW-1:0] : {EW{1'b0}};
 
+  // ISM3 does not stream (FMLM3's final-stage operators do).
+  wire          unused_st_v;
+  wire [L-2:0]  unused_st_k;
+  wire [V:0]    unused_st_lo, unused_st_hi;
   fermat_ntt #(
     .K(V), .D(D), .LANES(LANES), .BFLY_LAT(BFLY_LAT), .GROUPS(2), .PINGPONG(PINGPONG),
     .OMEGA_LOG2(OMEGA_LOG2), .A_LOG2(0)
@@ -224,7 +228,9 @@ module ism3 #(
     .ext_we_i(e_we), .ext_widx_i(e_widx), .ext_bitrev_i(1'b1), .ext_wdata_i(e_wdata),
     .ext_wother_i(1'b1), .swap_i(ntt_swap),
     .ext_re_i(e_re), .ext_ridx_i(e_ridx), .ext_rexp_i(e_rexp), .ext_rother_i(e_rother),
-    .ext_rvalid_o(e_rvalid), .ext_rdata_o(e_rdata)
+    .ext_rvalid_o(e_rvalid), .ext_rdata_o(e_rdata),
+    .stream_i(1'b0), .st_valid_o(unused_st_v), .st_idx_o(unused_st_k), .st_lo_o(unused_st_lo),
+    .st_hi_o(unused_st_hi)
   );
 
   // --- MUL phases ------------------------------------------------------------------------------

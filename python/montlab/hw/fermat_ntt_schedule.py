@@ -71,8 +71,19 @@ class Engine:
         extra = 2 if supp else 0
         return (n - 1) * self.period + self.s + self.bfly_lat + 2 - self.order + extra
 
-    def done_cycle(self, n: int, supp: bool = False) -> int:
-        """The cycle in which done_o is high: one after the last write."""
+    def stream_cycle(self, n: int, k: int, supp: bool = False) -> int:
+        """STREAM (ORDER 1): the cycle in which an n-stage run streams its last stage's pair k
+        (x_k, x_k+D/2), k < D/2: lane 0's as written (k < S), then the other lanes' read back,
+        one pair per cycle. It is the last write's cycle for k = S - 1, so never earlier."""
+        if self.order != 1 or not 0 <= k < self.d // 2:
+            raise ValueError("streaming needs ORDER 1 and 0 <= k < D/2")
+        return self.last_write(n, supp) - self.s + 1 + k
+
+    def done_cycle(self, n: int, supp: bool = False, stream: bool = False) -> int:
+        """The cycle in which done_o is high: one after the last write, or with ``stream``
+        one after the last pair streamed."""
+        if stream and self.order == 1:
+            return self.stream_cycle(n, self.d // 2 - 1, supp) + 1
         return self.last_write(n, supp) + 1
 
     @property

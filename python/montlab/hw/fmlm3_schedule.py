@@ -14,14 +14,18 @@ SW_LAT + RD_LAT; + 2 for an NCT on the sqrt 2 ring):
     a rank for the write data, the write, and the cycle that sees the P-th write);
   * NTT: T(kind) + 2 (a swap and a start cycle); with T'(x) . T'(y) beside it, the longer of
     that and the MUL's P + ML + 5;
-  * ACC: P + 5 (the engine's 2-cycle read, the lift rank, the accumulator rank, the digit's
-    write), + 2 for (A^n P)^-1 on the sqrt 2 ring (the supplemental block);
+  * NTT of an inverse (fso): its last stage streams one pair (x_k, x_k+P/2) per cycle into the
+    final-stage operators, the last (k = P/2 - 1) in engine cycle E (fermat_ntt_schedule's
+    stream_cycle); the phase is E + 2 (swap, start) + 5 (the shift rank, the lift rank, the
+    accumulator rank, the merge, the cycle that sees it), + 2 for (A^n P)^-1 on the sqrt 2
+    ring (the sqrt 2 ranks);
   * digit passes (Z0, MODR, WRM, MODQ, TSEL, OUT, OUTN): P + 2; HALF: P + 3 (its shift needs one
     more step); COPY: P + 3 (the engine's 2-cycle read).
 A phase's results are in place at the edge that ends its last cycle but one.
 
 :meth:`Fmlm3Hw.transform_cycles` is one transform as eqs. (28)-(29) count it: the engine's run
-(start to done), plus for the inverses the ACC pass that holds their final-stage operators.
+(start to done); for the inverses, start to the cycle after the final-stage operators write
+their last digits (the merge takes one cycle more).
 """
 
 from __future__ import annotations
@@ -58,23 +62,28 @@ class Fmlm3Hw:
         return karatsuba_latency(self.k + 2, self.base_w, self.base_lat, self.level_lat) + 1
 
     def engine_cycles(self, kind: str) -> int:
-        """The engine's run for one transform: done_o's cycle after the start edge."""
+        """The engine's run for one transform: done_o's cycle after the start edge (an inverse
+        streams its last stage, so its run ends with the last pair)."""
         eng = self.engine
-        return eng.done_cycle(eng.stages, supp=self.sqrt2 and kind == "nct")
+        inv = kind in ("ict", "inct")
+        return eng.done_cycle(eng.stages, supp=self.sqrt2 and kind == "nct", stream=inv)
 
-    def acc_length(self, mode: int) -> int:
-        return self.p + 5 + (2 if self.sqrt2 and mode == 1 else 0)
+    def fso_ranks(self, kind: str) -> int:
+        """The final-stage operators' ranks from a pair to its digits: shift, lift, accumulator
+        (+ the two sqrt 2 ranks for NCT^-1 on the c = 1/2 ring)."""
+        return 3 + (2 if self.sqrt2 and kind == "inct" else 0)
+
+    def last_pair(self) -> int:
+        """The engine cycle that streams an inverse's last pair (k = P/2 - 1)."""
+        eng = self.engine
+        return eng.stream_cycle(eng.stages, self.p // 2 - 1)
 
     def transform_cycles(self, kind: str) -> int:
         """One transform, counted as eqs. (28)-(29) count it: the run, and for CT^-1 and NCT^-1
-        their final-stage operators (scaling, the window lift, the digit accumulator: the ACC
-        pass, whose last digit is written in its last cycle but one)."""
-        run = self.engine_cycles(kind)
-        if kind == "ict":
-            return run + self.acc_length(0) - 1
-        if kind == "inct":
-            return run + self.acc_length(1) - 1
-        return run
+        up to the cycle after their final-stage operators write the last two digits."""
+        if kind in ("ict", "inct"):
+            return self.last_pair() + self.fso_ranks(kind) + 1
+        return self.engine_cycles(kind)
 
     def length(self, op: str, f: dict[str, int | str]) -> int:
         p = self.p
@@ -82,10 +91,11 @@ class Fmlm3Hw:
         if op == "MUL":
             return mul
         if op == "NTT":
-            n = self.engine_cycles(str(f["kind"])) + 2
+            kind = str(f["kind"])
+            if f.get("fso"):
+                return self.last_pair() + 2 + self.fso_ranks(kind) + 2
+            n = self.engine_cycles(kind) + 2
             return max(n, mul) if f["par"] else n
-        if op == "ACC":
-            return self.acc_length(int(f["mode"]))
         if op in ("HALF", "COPY"):
             return p + 3
         return p + 2

@@ -16,8 +16,9 @@ Word (bit 15 down): op[3:0], par, sign, nega, a[1:0], b[2:0], c, d, mode, spare.
     2 T'(y), 3 the MA RAM, 4 the engine), c (1: + MA), d (0: to the engine's other group at the
     bit-reversed position, 1: to MA).
   * NTT: sign/nega as fermat_ntt's; par: T'(x) . T'(y) -> MA runs beside it (the overlap of
-    Sec. 5.4, T'(x) . T'(y) during NCT(m)).
-  * ACC: mode 0 scales by P^-1 (CT^-1), 1 by (A^n P)^-1 and lifts by the eq. (12) window.
+    Sec. 5.4, T'(x) . T'(y) during NCT(m)); fso (bit c): an inverse, its last stage streamed
+    into the final-stage operators, mode 0 scaling by P^-1 (CT^-1), 1 by (A^n P)^-1 with the
+    eq. (12) window lift (NCT^-1).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import sys
 from pathlib import Path
 
 OPS = {
-    "END": 0, "MUL": 1, "NTT": 2, "ACC": 3, "Z0": 4, "MODR": 5, "WRM": 6, "MODQ": 7,
+    "END": 0, "MUL": 1, "NTT": 2, "Z0": 4, "MODR": 5, "WRM": 6, "MODQ": 7,
     "HALF": 8, "TSEL": 9, "OUT": 10, "COPY": 11, "OUTN": 12,
 }  # fmt: skip
 A_SRC = {"TX": 0, "TY": 1, "TXN": 2, "ENG": 3}
@@ -41,7 +42,10 @@ def _mul(a: str, b: str, plus_ma: bool = False, to_ma: bool = False) -> Instr:
 
 def _ntt(kind: str, par: bool = False) -> Instr:
     sign, nega = {"ct": (1, 0), "nct": (1, 1), "ict": (0, 0), "inct": (0, 0)}[kind]
-    return ("NTT", {"sign": sign, "nega": nega, "par": int(par), "kind": kind})
+    f: dict[str, int | str] = {"sign": sign, "nega": nega, "par": int(par), "kind": kind}
+    if kind in ("ict", "inct"):  # the inverses stream into the final-stage operators
+        f.update(fso=1, mode=int(kind == "inct"))
+    return ("NTT", f)
 
 
 _TAIL: list[Instr] = [
@@ -53,7 +57,6 @@ _TAIL: list[Instr] = [
     _mul("ENG", "TN", plus_ma=True),
     # 12-13: w = NCT^-1(Z4), scaled by (A^n P)^-1 and lifted by the window, evaluated.
     _ntt("inct"),
-    ("ACC", {"mode": 1}),
     # 14-17: S mod Q', s = -S/2 mod Q', t by parity, t - N.
     ("MODQ", {}),
     ("HALF", {}),
@@ -71,19 +74,16 @@ PROGRAMS: dict[int, list[Instr]] = {
     2: [
         _mul("TX", "TNP"),  # 1: G = T(x) . T(N')
         _ntt("ict"),  # 2: g = eval(CT^-1(G))
-        ("ACC", {"mode": 0}),
         ("Z0", {}),  # 3: z0 = dig(g mod 2^l) + dig(g / 2^l), digit-wise
         _ntt("ct"),  # 4: T(z0)
         _mul("TY", "ENG"),  # 5: Z1 = T(y) . T(z0)
         _ntt("ict"),  # 6: z1 = eval(CT^-1(Z1))
-        ("ACC", {"mode": 0}),
         *_TAIL,
     ],
     3: [
         _mul("TX", "TNP", to_ma=True),  # 1: T(x) . T(N')
         _mul("TY", "MA"),  # Z1 = T(y) . (T(x) . T(N'))
         _ntt("ict"),  # 2: z1 = eval(CT^-1(Z1))
-        ("ACC", {"mode": 0}),
         *_TAIL,
     ],
 }
@@ -94,7 +94,7 @@ def encode(op: str, f: dict[str, int | str]) -> int:
     b = B_SRC[str(f["b"])] if "b" in f else 0
     word = OPS[op] << 12
     word |= int(f.get("par", 0)) << 11 | int(f.get("sign", 0)) << 10 | int(f.get("nega", 0)) << 9
-    word |= a << 7 | b << 4 | int(f.get("c", 0)) << 3 | int(f.get("d", 0)) << 2
+    word |= a << 7 | b << 4 | int(f.get("c", f.get("fso", 0))) << 3 | int(f.get("d", 0)) << 2
     word |= int(f.get("mode", 0)) << 1
     return word
 
@@ -104,9 +104,10 @@ def _comment(op: str, f: dict[str, int | str]) -> str:
         dst = "MA" if f["d"] else "engine"
         return f"MUL {f['a']} . {f['b']}{' + MA' if f['c'] else ''} -> {dst}"
     if op == "NTT":
-        return f"NTT {f['kind']}{' || T(x)-prime . T(y)-prime -> MA' if f['par'] else ''}"
-    if op == "ACC":
-        return "ACC " + ("(A^n P)^-1, window lift" if f["mode"] else "P^-1")
+        fso = ""
+        if f.get("fso"):
+            fso = " -> FSO " + ("(A^n P)^-1, window lift" if f["mode"] else "P^-1")
+        return f"NTT {f['kind']}{' || T(x)-prime . T(y)-prime -> MA' if f['par'] else ''}{fso}"
     return op
 
 

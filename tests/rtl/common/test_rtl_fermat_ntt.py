@@ -9,11 +9,13 @@ schedule model montlab.hw.fermat_ntt_schedule.
     (A^n P)^-1), against ct_network ... inct_network and every stage against cg_stage.
   * Both issue orders: consecutive butterflies (ORDER 0, ISM3) and split halves (ORDER 1,
     FMLM3), each with its bank mapping.
+  * STREAM (FMLM3's final-stage operators): the last stage's pairs (x_k, x_k+D/2) in order,
+    one per cycle, each in the model's cycle, beside the RAM result.
   * Cycles: done_o exactly in the model's cycle for one stage and for a whole transform,
     busy_o high until the last write; race_o low, except where the model says the in-place
     schedule races: there race_o rises and the result is wrong, and the same run with
     PINGPONG = 1 is correct.
-The default run builds 6 parameter sets; the ISM3 Table III rings and more lane counts are
+The default run builds 8 parameter sets; the ISM3 Table III rings and more lane counts are
 rtl_wide. Seeds: the ``rng`` fixture (MONTLAB_SEED); counts scale with MONTLAB_TEST_MULTIPLIER.
 """
 
@@ -55,7 +57,7 @@ def _eng(
 def _fmlm3_depths(p_len: int, bfs: int) -> dict[str, int]:
     """FMLM3's transform unit (Sec. 5.5) on the c = 1/2 ring: split halves, two RAM groups, a
     6-cycle butterfly structure, a 2-cycle channel switch and 3 read/write cycles."""
-    return _eng(p_len // 2, p_len, bfs, 6, 1, 1, order=1, sqrt2=1, rd=1, sw=2)
+    return {**_eng(p_len // 2, p_len, bfs, 6, 1, 1, order=1, sqrt2=1, rd=1, sw=2), "STREAM": 1}
 
 
 ISM3 = ["ism3_fwd", "ism3_inv"]
@@ -68,7 +70,9 @@ NTT = [
     (_eng(32, 64, 1, 2, 1, 1), ISM3),
     (_eng(32, 64, 1, 2, 0, 1), ["race"]),
     (_eng(32, 32, 2, 2, 1, 2, order=1), ISM3),
-    (_fmlm3_depths(32, 2), FMLM3),  # A = sqrt 2, FMLM3's depths
+    (_fmlm3_depths(32, 2), FMLM3),  # A = sqrt 2, FMLM3's depths (and streaming)
+    (_fmlm3_depths(16, 1), FMLM3),  # streaming on one lane
+    (_fmlm3_depths(32, 4), FMLM3),  # streaming with three lanes drained
 ]
 #: Table 5's transform lengths and butterfly counts (eqs. (28)-(29), measured by TABLE5 below).
 TABLE5_SETS = [(p, n) for p in (32, 64, 128) for n in (1, 2, 4)]
@@ -169,7 +173,7 @@ class NttBench:
         dut.rst_ni.value = 0
         for name in ("start_i", "sign_i", "nega_i", "j0_i", "jn_i", "ext_we_i", "ext_re_i",
                      "ext_widx_i", "ext_bitrev_i", "ext_wdata_i", "ext_ridx_i", "ext_rexp_i",
-                     "ext_wother_i", "swap_i"):  # fmt: skip
+                     "ext_wother_i", "swap_i", "stream_i"):  # fmt: skip
             getattr(dut, name).value = 0
         await Timer(1, "ns")
         await FallingEdge(dut.clk_i)
@@ -208,21 +212,28 @@ class NttBench:
         self.chk.check(len(out) == self.d, f"read back {len(out)} words, want {self.d}")
         return out
 
-    async def run(self, sign: int, nega: int, j0: int, jn: int) -> int:
-        """One run; checks busy_o/done_o against the model and returns the done cycle."""
+    async def run(
+        self, sign: int, nega: int, j0: int, jn: int, stream: bool = False
+    ) -> list[tuple[int, int, int, int]]:
+        """One run; checks busy_o/done_o against the model and returns what it streamed:
+        (cycle, k, x_k, x_k+D/2) per pair."""
         dut = self.dut
         dut.start_i.value, dut.sign_i.value, dut.nega_i.value = 1, sign, nega
-        dut.j0_i.value, dut.jn_i.value = j0, jn
+        dut.j0_i.value, dut.jn_i.value, dut.stream_i.value = j0, jn, int(stream)
         await FallingEdge(dut.clk_i)  # cycle 1: the first issue
-        dut.start_i.value = 0
+        dut.start_i.value = dut.stream_i.value = 0
         supp = bool(self.p.get("SQRT2")) and nega == 1 and j0 + jn == self.l
-        want = self.eng.done_cycle(jn, supp)
+        want = self.eng.done_cycle(jn, supp, stream)
         cycle = 1
+        got: list[tuple[int, int, int, int]] = []
         while cycle <= want + 8:
             busy, done = int(dut.busy_o.value), int(dut.done_o.value)
             if done:
                 break
             self.chk.check(busy == 1, f"busy_o low in cycle {cycle} before done_o")
+            if int(dut.st_valid_o.value):
+                got.append((cycle, int(dut.st_idx_o.value), int(dut.st_lo_o.value),
+                            int(dut.st_hi_o.value)))  # fmt: skip
             await FallingEdge(dut.clk_i)
             cycle += 1
         self.chk.check(
@@ -231,7 +242,7 @@ class NttBench:
         )
         await FallingEdge(dut.clk_i)
         self.chk.check(int(dut.done_o.value) == 0, "done_o high for more than one cycle")
-        return cycle
+        return got
 
 
 def _ring_ism3(k: int, d: int) -> tf.Ism3Ring:
@@ -302,9 +313,22 @@ async def fermat_ntt_kinds(dut: Any) -> None:
                 def stage(cur: list[int], j: int, fr: Any = fr, ckind: str = ckind) -> list[int]:
                     return tf.cg_stage(fr, cur, j, ckind)
 
-            # The whole transform, back to back, against the network.
+            # The whole transform, back to back, against the network; with STREAM (and in
+            # the second trial) its last stage streamed as well, pair k in its model cycle.
+            stream = bool(p.get("STREAM")) and trial % 2 == 1
             await bench.load(x, True)
-            await bench.run(sign, nega, 0, big_l)
+            pairs = await bench.run(sign, nega, 0, big_l, stream)
+            if stream:
+                raw = [w * pow(2, -e % (2 * k), q) % q for w, e in zip(want, exps, strict=True)]
+                supp = bool(p.get("SQRT2")) and nega == 1
+                chk.check(
+                    pairs == [(bench.eng.stream_cycle(big_l, i, supp), i, raw[i], raw[i + d // 2])
+                              for i in range(d // 2)],
+                    f"{kind}: the streamed pairs differ from the network's, or their cycles from "
+                    "the model",
+                )  # fmt: skip
+            else:
+                chk.check(pairs == [], f"{kind}: pairs streamed without stream_i")
             got = await bench.read(exps)
             chk.check(
                 got == want,

@@ -13,8 +13,10 @@ model of our schedule; Table 6's totals are not derivable, SPEC 1.7).
 
 Probes, for a traced product, at the edge each phase's results are complete (the engine's
 banks read position by position, ORDER 1 mapping): every product vector (G or T(x).T(N'), Z1,
-T'(x).T'(y), Z4), every transform's output before its scaling, the digits the ACC passes leave
-(g, z1 and eval(w) mod 2^l, the last after the window lift), z0, both m candidates and m, X =
+T'(x).T'(y), Z4), every transform's output before its scaling; for the inverses, the digits
+their final-stage operators leave (FSO A's lower half, FSO B's upper-half sum), the merged
+floor(. / 2^l) and every digit mod 2^l as the next pass reads it (g, z1 and eval(w), the last
+after the window lift); z0, both m candidates and m, X =
 lo - hi mod 2^l, S, s, t before step 17, t, T(t) and T'(t); and within every transform,
 each stage's vector at the edge of its last write (montlab.transforms.cg_stage), and the edges
 at which the engine's busy_o rises and its done_o rises: each transform's cycles, measured.
@@ -44,6 +46,23 @@ from montlab.hw.specs.base import (
 )
 from montlab.ref._base import Trace, from_words, words
 
+def fso_merge(coeffs: list[int], p: int, u: int, k: int) -> tuple[int, bool]:
+    """The merge of rtl/fmlm3's final-stage operators on an inverse's (scaled, lifted)
+    coefficients, as the RTL computes it: (cd, reaches_top). FSO A leaves r_lo = floor(lower
+    half's sum / B^(P/2)), FSO B the upper half's digits H; cd = floor((r_lo + H mod B^DM) /
+    B^DM) with DM = min(ceil((K + 2) / u), P/2), and reaches_top when H's digits above DM are
+    all B - 1 (cd = 1) or all 0 (cd = -1), so the carry reaches floor(value / 2^l)."""
+    half, b = p // 2, 1 << u
+    dm = min(-(-(k + 2) // u), half)
+    lo = from_words(coeffs[:half], u)
+    hi = from_words(coeffs[half:], u) % b**half
+    h = words(hi, u, half)
+    cd = ((lo >> (u * half)) + hi % b**dm) >> (u * dm)
+    run = h[dm:]
+    top = all(d == b - 1 for d in run) if cd == 1 else all(d == 0 for d in run)
+    return cd, top and cd != 0
+
+
 #: --set names the hardware flow takes for the registry's parameters (the issue's spelling).
 ALIASES = {"p": "P", "ring": "m_exp"}
 
@@ -53,7 +72,8 @@ class Fmlm3(HwSpec):
     ref = "fmlm3"
     cycle_model = (
         "montlab.hw.fmlm3_schedule: per microprogram word, MUL P + ML + 5, NTT engine done + 2, "
-        "ACC P + 5 (+2 sqrt 2), HALF/COPY P + 3, other digit passes P + 2"
+        "an inverse's NTT its last streamed pair + 7 (+2 sqrt 2, NCT^-1), HALF/COPY P + 3, "
+        "other digit passes P + 2"
     )
     doc = "FMLM3 Algorithms 2/3: one split-halves Fermat transform unit, one multiply-adder"
     max_n = 8192
@@ -211,13 +231,28 @@ class Fmlm3(HwSpec):
                 w * p * (pow(ring.A, n, m_ring) if nega else 1) % m_ring for n, w in enumerate(vec)
             ]
 
+        half = p // 2
+        hmask = (1 << (u * half)) - 1
+
+        def fso(coeffs: list[int], what: str) -> list[Any]:
+            # FSO A's digits 0 .. P/2-1, FSO B's H (the upper half's sum mod B^(P/2)), the
+            # value's floor(. / 2^l) after the merge, and its digits as the next pass reads them.
+            val = from_words(coeffs, u)
+            upper = from_words(coeffs[half:], u)
+            return [
+                ("dla", words(val & hmask, u, half), f"{what}: digits 0 .. P/2-1 (FSO A)"),
+                ("dlb", words(upper & hmask, u, half), f"{what}: upper half's digits (FSO B)"),
+                ("hiw", [val >> l_], f"{what}: floor(. / 2^l) after the merge"),
+                ("dlfix", dig(val), f"{what} mod 2^l, read with the merge"),
+            ]
+
         tx, txn = ent["T(x)"], ent["T'(x)"]
         ty, tyn = ent["T(y)"], ent["T'(y)"]
         m = ent["m"]
         out: list[list[Any]] = []
         z1_vec = None
         lifted = ent["z4"]
-        e_w = from_words(lifted, u)
+        e_w = from_words(list(lifted), u)
         lo_w, hi_w = e_w & mask, e_w >> l_
         x_val = (lo_w - hi_w) % (1 << l_)
         t_pre = ent["t"]
@@ -253,7 +288,11 @@ class Fmlm3(HwSpec):
                 kind = f["kind"]
                 if kind == "ict":
                     assert z1_vec is not None
-                    v = [("eng", raw_inv(mod.ict(cfg, z1_vec), False), "CT^-1 x P")]
+                    coeffs = mod.ict(cfg, z1_vec)
+                    v = [("eng", raw_inv(coeffs, False), "CT^-1 x P")]
+                    seen_acc += 1
+                    what = "g" if ap["alg"] == 2 and seen_acc == 1 else "z1"
+                    v += fso(coeffs, what)
                 elif kind == "ct" and not after_out:
                     v = [("eng", mod.ct(cfg, list(ent["z0"])), "T(z0)")]
                 elif kind == "nct" and f["par"]:
@@ -263,18 +302,11 @@ class Fmlm3(HwSpec):
                     ]
                 elif kind == "inct":
                     v = [("eng", raw_inv(list(ent["z4_unrestricted"]), True), "NCT^-1 x A^n P")]
+                    v += fso(list(lifted), "eval(w) (lifted w)")
                 elif kind == "ct":
                     v = [("eng", tt, "T(t)")]
                 else:
                     v = [("eng", ttn, "T'(t)")]
-            elif op == "ACC":
-                seen_acc += 1
-                if f["mode"] == 1:
-                    v = [("dl", dig(lo_w), "eval(w) mod 2^l (lifted w)")]
-                elif ap["alg"] == 2 and seen_acc == 1:
-                    v = [("dl", dig(ent["g"]), "g mod 2^l")]
-                else:
-                    v = [("dl", dig(ent["z1"]), "z1 mod 2^l")]
             elif op == "Z0":
                 v = [("eng+", list(ent["z0"]), "z0 (digit-wise)")]
             elif op == "MODR":
@@ -320,8 +352,9 @@ class Fmlm3(HwSpec):
                 res.append(Probe(((sig, grp * s + pos % s),), vec[pos], f"{what}[{pos}]"))
             return res
 
-        ram = {"ma": "u_ma.mem", "dl": "u_dl.mem", "d1": "u_d1.mem", "d2": "u_d2.mem",
-               "d3": "u_d3.mem", "dr": "u_dr.mem", "rt": "u_rt.mem"}  # fmt: skip
+        ram = {"ma": "u_ma.mem", "dla": "u_dla.mem", "dlb": "u_dlb.mem", "d1": "u_d1.mem",
+               "d2": "u_d2.mem", "d3": "u_d3.mem", "dr": "u_dr.mem", "rt": "u_rt.mem"}  # fmt: skip
+        aw = ap["ring"] + 4  # the accumulators' width
         vecs = self.expected_vectors(ap, cfg, ent)
         eng = hw.engine
         starts = [c for _, c, _ in hw.phases()]
@@ -360,6 +393,15 @@ class Fmlm3(HwSpec):
                         last = eng.last_write(j + 1, supp)
                         out.setdefault(c0 + 1 + last, []).extend(
                             engine(stage_vec, g0 ^ ((j + 1) % 2), f"{pc}:{what} stage {j}")
+                        )
+                elif where == "hiw":
+                    lst.append(Probe((("hiw_q", None),), vec[0] % (1 << aw), label))
+                elif where == "dlfix":
+                    # The next phase reads digit i at its cycle i + 1: dlr after edge c1 + i.
+                    c1 = starts[pc + 1]
+                    for i, w in enumerate(vec):
+                        out.setdefault(c1 + i, []).append(
+                            Probe((("dlr", None),), int(w), f"{label}[{i}]")
                         )
                 elif where == "eng":
                     lst += engine(list(vec), cur, label)
