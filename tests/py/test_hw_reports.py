@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from montlab.hw.reports import drmmm
 
 
@@ -276,6 +277,20 @@ def test_fmlm3_page(tmp_path: Path) -> None:
     assert "sqrt 2 supplemental block costs" not in text  # no measured pair to compare
     assert "1 of 18 sets simulated with 0 mismatches" in text and "2.00 to 2.00" in text
     assert f"`{'0' * 40}`" in text
+
+
+def test_fmlm3_peers_from_a_saved_page(tmp_path: Path) -> None:
+    """--peers-from keeps a saved page's peer tables: the peers are not swept again, and a page
+    without them is refused before any sweep runs."""
+    from montlab.errors import ParameterError
+    from montlab.hw.reports import fmlm3
+
+    assert set(fmlm3.PEERS) <= set(fmlm3.sweeps())
+    assert not set(fmlm3.PEERS) & set(fmlm3.sweeps(peers=False))
+    page = tmp_path / "fmlm3.json"
+    page.write_text(json.dumps({"mwr2mm_arch2": {"header": {}, "rows": []}}))
+    with pytest.raises(ParameterError, match="mwr4mm_arch2"):
+        fmlm3.tables(quick=True, peers_page=page)
 
 
 def test_fmlm3_page_area(tmp_path: Path) -> None:

@@ -521,6 +521,13 @@ def _sweep_table(arch_name: str, grid: dict[str, list[str]], rows: list[Any], op
     is_flag=True,
     help="drmmm, ism3, ntt64, fmlm3: small sizes (a check of the generator).",
 )
+@click.option(
+    "--peers-from",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="fmlm3: keep the MWR2MM peers' sweep tables of a saved page (its .json), with their "
+    "own headers, instead of placing and routing them again.",
+)
 @click.option("--workers", type=int, default=2, show_default=True, help="Local Dask workers.")
 @click.option("--scheduler", default=None, help="A dask.distributed scheduler address.")
 @handle_errors
@@ -537,6 +544,7 @@ def report_hw(
     pnr: bool,
     no_pnr: bool,
     quick: bool,
+    peers_from: str | None,
     workers: int,
     scheduler: str | None,
 ) -> None:
@@ -581,7 +589,8 @@ def report_hw(
         if saved is None:
             with sweep.session(scheduler, workers) as client:
                 ism3_page = Path(out_dir) / "ism3.json"
-                saved = page_fmlm3.tables(quick, not no_pnr, client, progress, ism3_page)
+                peers = Path(peers_from) if peers_from else None
+                saved = page_fmlm3.tables(quick, not no_pnr, client, progress, ism3_page, peers)
         md, png, js = page_fmlm3.write(Path(out_dir), saved)
         click.echo(f"wrote {md}, {png} and {js}")
         return

@@ -12,9 +12,9 @@ transform's cycles measured equal to montlab.hw.fmlm3_schedule):
     pair of equal rows), cycles per product beside the paper's and Yosys xc7 cells; the sets on
     rings up to 2^PNR_MAX_RING+1 (``table6``) also the ECP5 Fmax and latency (unless
     ``--no-pnr``), beside the paper's Virtex-6 figures;
-  * ``mwr2mm_arch2``, ``mwr4mm_arch2`` (with place and route): w = 16 at the PEERS sizes, and
-    ``ism3``, the ISM3 page's placed Table III rows (with their own header), for the
-    latency plot.
+  * ``mwr2mm_arch2``, ``mwr4mm_arch2`` (with place and route): w = 16 at the PEERS sizes (or,
+    with ``--peers-from``, a saved page's tables, with their own headers), and ``ism3``, the
+    ISM3 page's placed Table III rows (with their own header), for the latency plot.
 
 Table 5 and Table 6 as printed are montlab.cycles.fmlm3.TABLE5,
 montlab.spectral_params.FMLM3_TABLE6 and TABLE6_IMPL here (the paper's numbers, labelled as such).
@@ -57,10 +57,10 @@ PNR_MAX_RING = 64
 ECP5_MULTS = 156
 
 
-def sweeps(quick: bool = False, pnr: bool = True) -> dict[str, dict[str, Any]]:
+def sweeps(quick: bool = False, pnr: bool = True, peers: bool = True) -> dict[str, dict[str, Any]]:
     """The sweeps the page needs. ``quick``: P = 32, Table 6's cheapest pair and 256-bit peers
     (a check of the generator). ``pnr``: place and route the Table 6 sets on rings up to
-    2^PNR_MAX_RING+1, and the peers."""
+    2^PNR_MAX_RING+1, and (``peers``) the peers."""
     t5 = [
         {"p": p, "u": u, "ring": k, "alg": 2, "bfs": n}
         for p, sets in TABLE5_SETS.items()
@@ -84,7 +84,7 @@ def sweeps(quick: bool = False, pnr: bool = True) -> dict[str, dict[str, Any]]:
             "options": opts,
         },
     }
-    for arch, ns in PEERS.items() if pnr else ():
+    for arch, ns in PEERS.items() if pnr and peers else ():
         out[arch] = {
             "arch": arch,
             "points": [{"n": n, "w": 16} for n in ((256,) if quick else ns)],
@@ -580,16 +580,30 @@ def tables(
     client: Any = None,
     progress: Any = None,
     ism3_page: Path | None = None,
+    peers_page: Path | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Run the page's sweeps: {name: {"header", "rows"}}. ``ism3_page``: the ISM3 page's tables
     (ism3.json), whose placed-and-routed Table III rows join the latency plot as ``ism3``, with
-    their own header (command and commit)."""
+    their own header (command and commit). ``peers_page``: a saved FMLM3 page (fmlm3.json)
+    whose PEERS tables are kept, with their own headers, instead of sweeping them again."""
+    import json
+
     cmd = "montlab report hw --arch fmlm3" + (" --quick" if quick else "")
     cmd += "" if pnr else " --no-pnr"
-    out = run_sweeps(cmd, sweeps(quick, pnr), client, progress)
-    if ism3_page is not None and ism3_page.is_file():
-        import json
+    kept: dict[str, Any] = {}
+    if peers_page is not None:
+        saved = json.loads(peers_page.read_text())
+        kept = {arch: saved[arch] for arch in PEERS if arch in saved}
+        missing = sorted(set(PEERS) - set(kept))
+        if missing:
+            from montlab.errors import ParameterError
 
+            raise ParameterError(f"{peers_page}: no sweep table for {', '.join(missing)}")
+        cmd += f" --peers-from {peers_page}"
+    out = run_sweeps(cmd, sweeps(quick, pnr, peers=not kept), client, progress)
+    if pnr:
+        out.update(kept)
+    if ism3_page is not None and ism3_page.is_file():
         saved = json.loads(ism3_page.read_text())
         if "table3" in saved:
             out["ism3"] = saved["table3"]

@@ -46,6 +46,7 @@ from montlab.hw.specs.base import (
 )
 from montlab.ref._base import Trace, from_words, words
 
+
 def fso_merge(coeffs: list[int], p: int, u: int, k: int) -> tuple[int, bool]:
     """The merge of rtl/fmlm3's final-stage operators on an inverse's (scaled, lifted)
     coefficients, as the RTL computes it: (cd, reaches_top). FSO A leaves r_lo = floor(lower
