@@ -67,3 +67,29 @@ def test_bad_parameters() -> None:
         Engine(16, 1, 0, False)
     with pytest.raises(ValueError):
         Engine(16, 1, 1, False, 2)
+
+
+def test_stream_schedule() -> None:
+    """STREAM (ORDER 1): pair k follows lane 0's write of issue k, the other lanes' pairs come
+    right after, one per cycle, read back after their words are written (issue k mod S's
+    writes), and a one-lane run ends when it does without streaming."""
+    for d, lanes, b, pp, order in CONFIGS:
+        eng = Engine(d, lanes, b, pp, order)
+        if order != 1:
+            with pytest.raises(ValueError):
+                eng.stream_cycle(eng.stages, 0)
+            continue
+        n = eng.stages
+        first_write = eng.last_write(n) - eng.s + 1  # issue 0's writes
+        cycles = [eng.stream_cycle(n, k) for k in range(d // 2)]
+        assert cycles == list(range(first_write, first_write + d // 2))
+        # Lane 0's pairs as written; the others read (a cycle before they stream) after.
+        assert all(
+            c == first_write + k if k < eng.s else c - 1 > first_write + k % eng.s
+            for k, c in enumerate(cycles)
+        )
+        assert eng.done_cycle(n, stream=True) == cycles[-1] + 1 >= eng.done_cycle(n)
+        if lanes == 1:
+            assert eng.done_cycle(n, stream=True) == eng.done_cycle(n)
+        with pytest.raises(ValueError):
+            eng.stream_cycle(n, d // 2)
