@@ -291,6 +291,12 @@ def test_fmlm3_peers_from_a_saved_page(tmp_path: Path) -> None:
     page.write_text(json.dumps({"mwr2mm_arch2": {"header": {}, "rows": []}}))
     with pytest.raises(ParameterError, match="mwr4mm_arch2"):
         fmlm3.tables(quick=True, peers_page=page)
+    # The page names the commit of kept peer tables.
+    tabs = {"table6": {"header": {"git": "b" * 40}}}
+    tabs.update({a: {"header": {"git": "a" * 40}, "rows": []} for a in fmlm3.PEERS})
+    assert f"kept from this page at commit `{'a' * 40}`" in fmlm3.latency_intro(tabs)[0]
+    tabs["table6"]["header"]["git"] = "a" * 40
+    assert "(swept with this page)" in fmlm3.latency_intro(tabs)[0]
 
 
 def test_fmlm3_page_area(tmp_path: Path) -> None:

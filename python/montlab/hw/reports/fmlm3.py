@@ -411,9 +411,16 @@ def _peers(tables: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tuple[int,
 
 def latency_intro(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     ism3 = tables.get("ism3", {}).get("header", {})
+    page = tables.get("table6", {}).get("header", {}).get("git")
+    peers = sorted({tables[a]["header"].get("git") or "unknown" for a in PEERS if a in tables})
+    where = "swept with this page"
+    if peers and peers != [page]:
+        where = "their sweep tables kept from this page at commit " + ", ".join(
+            f"`{g}`" for g in peers
+        )
     txt = (
         "Latency per product (measured cycles over the ECP5 Fmax) of our RTL: FMLM3's Table 6 "
-        "sets, the MWR2MM family at w = 16 (swept with this page)"
+        f"sets, the MWR2MM family at w = 16 ({where})"
     )
     if ism3:
         txt += (
