@@ -61,7 +61,9 @@
 //   previous stage's last write (S + B - ORDER + 1 after its start) precedes them, since
 //   PER >= S.
 //   STREAM: pair k comes in the cycle of lane 0's write of issue k (k < S); LANES > 1: the
-//   other lanes' pairs k = l S + a are read back at address a, one per cycle right after,
+//   other lanes' pairs k = l S + a are read back at address a from lane 0's pair S - 2 on
+//   (a word written in the cycle of its read is taken from the write port) and registered,
+//   one per cycle right after lane 0's,
 //   so pair k is in cycle (jn - 1) PER + B + 2 + k, and the run's end (busy_o, done_o) waits
 //   for the last pair, (jn - 1) PER + D/2 + B + 1.
 //   PER is the shortest period at which stage s + 1 reads nothing before stage s has written
@@ -221,7 +223,10 @@ module fermat_ntt #(
   wire [31:0]   jj = {{(32-LW){1'b0}}, j_q};
   wire [31:0]   jsh = L - 1 - jj;                        // lg J
   wire [31:0]   bigj = 32'd1 << jsh;
-  wire [EW*LANES-1:0] exps;
+  // Per lane the twiddle exponent e; SQRT2 also e + 3D/8 and e + D/8 (mod 2K), the sqrt 2
+  // block's shifts, so that no exponent arithmetic precedes its shifters.
+  localparam integer XW = (SQRT2 != 0) ? 3 * EW : EW;
+  wire [XW*LANES-1:0] exps;
   for (l = 0; l < LANES; l = l + 1) begin : g_exp
     wire [31:0] c32  = {{(32-AB){1'b0}}, c};
     wire [31:0] k    = (ORDER == 0) ? c32 * LANES + l : c32 + l * S;   // butterfly index
@@ -234,7 +239,14 @@ module fermat_ntt #(
     wire [31:0] an   = (SQRT2 != 0) ? (bigj >> 1) : (A_LOG2 << jsh);
     wire [31:0] e2   = e1 + (nega_q ? an : 32'd0);
     wire [31:0] e3   = (e2 >= 2 * K) ? e2 - 2 * K : e2;
-    assign exps[l*EW +: EW] = e3[EW-1:0];
+    if (SQRT2 != 0) begin : g_sx
+      wire [31:0] ea = (e3 + 3 * D / 8 >= 2 * K) ? e3 + 3 * D / 8 - 2 * K : e3 + 3 * D / 8;
+      wire [31:0] eb = (e3 + D / 8 >= 2 * K) ? e3 + D / 8 - 2 * K : e3 + D / 8;
+      assign exps[l*XW +: XW] = {eb[EW-1:0], ea[EW-1:0], e3[EW-1:0]};
+      wire unused_x = ^{ea[31:EW], eb[31:EW]};
+    end else begin : g_nx
+      assign exps[l*XW +: XW] = e3[EW-1:0];
+    end
     wire unused_e3 = ^e3[31:EW];
   end
   wire sup_iss = (SQRT2 != 0) && nega_q && (jsh == 0);   // this issue takes the sqrt 2 path
@@ -242,13 +254,13 @@ module fermat_ntt #(
   // Aligned with the RAM output (and RD_LAT ranks later, with the butterflies' operands):
   // valid, exponents, the sqrt 2 flag, tag {c, write group, stage parity}.
   wire                v1;
-  wire [EW*LANES-1:0] exps1;
+  wire [XW*LANES-1:0] exps1;
   wire [TAGW-1:0]     tag1;
   wire                sup1;
   delay_line #(.W(1), .N(1 + RD_LAT), .RST(1)) u_v1 (
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i(issue), .q_o(v1)
   );
-  delay_line #(.W(EW * LANES + TAGW + 1), .N(1 + RD_LAT)) u_t1 (
+  delay_line #(.W(XW * LANES + TAGW + 1), .N(1 + RD_LAT)) u_t1 (
     .clk_i(clk_i), .rst_ni(rst_ni), .d_i({exps, c, rgrp_q ^ PP[0], par_q, stream_q && last,
                                           sup_iss}),
     .q_o({exps1, tag1, sup1})
@@ -358,7 +370,7 @@ module fermat_ntt #(
     wire [K:0] rc = rflat1[((2*l+2) % NB)*(K+1) +: K+1];
     wire [K:0] ba = hf1 ? rb : ra;
     wire [K:0] bb = hf1 ? rc : rb;
-    wire [EW-1:0] be = exps1[l*EW +: EW];
+    wire [EW-1:0] be = exps1[l*XW +: EW];
     wire          fv;
     wire [TAGW-1:0] ftag;
     wire [K:0]    fa, fb;
@@ -367,13 +379,11 @@ module fermat_ntt #(
       // Supplemental block (FMLM3 Fig. 4, eq. (23)): b 2^e sqrt 2 = b 2^(e + 3D/8) - b 2^(e + D/8)
       // in two ranks (the shifts, then the difference); the butterfly then shifts by 0. Other
       // stages bypass it; the two paths never carry a pair in the same cycle.
-      localparam integer SA = 3 * D / 8, SB = D / 8;
-      wire [31:0] e32 = {{(32-EW){1'b0}}, be};
-      wire [31:0] ea = (e32 + SA >= 2 * K) ? e32 + SA - 2 * K : e32 + SA;
-      wire [31:0] eb = (e32 + SB >= 2 * K) ? e32 + SB - 2 * K : e32 + SB;
+      wire [EW-1:0] ea = exps1[l*XW + EW +: EW];       // e + 3D/8
+      wire [EW-1:0] eb = exps1[l*XW + 2 * EW +: EW];   // e + D/8
       wire [K:0] ta, tb;
-      fermat_shift #(.K(K), .EW(EW)) u_sa (.x_i(bb), .e_i(ea[EW-1:0]), .y_o(ta));
-      fermat_shift #(.K(K), .EW(EW)) u_sb (.x_i(bb), .e_i(eb[EW-1:0]), .y_o(tb));
+      fermat_shift #(.K(K), .EW(EW)) u_sa (.x_i(bb), .e_i(ea), .y_o(ta));
+      fermat_shift #(.K(K), .EW(EW)) u_sb (.x_i(bb), .e_i(eb), .y_o(tb));
       wire          sv1, sv2;
       wire [TAGW-1:0] stag1, stag2;
       wire [K:0]    sa1, sta1, stb1, sa2, sd;
@@ -397,7 +407,7 @@ module fermat_ntt #(
       assign fa   = sv2 ? sa2 : ba;
       assign fb   = sv2 ? sb2 : bb;
       assign fe   = sv2 ? {EW{1'b0}} : be;
-      wire unused_s = ^{ea[31:EW], eb[31:EW], unused_sum};
+      wire unused_s = ^unused_sum;
     end else begin : g_nosupp
       assign fv   = v1;
       assign ftag = tag1;
@@ -511,27 +521,49 @@ module fermat_ntt #(
     wire [L-2:0]  dk;
     wire [K:0]    dlo, dhi;
     if (LANES > 1) begin : g_drain
+      // The reads start at lane 0's pair S - 2 and the words are registered after the bank
+      // select, so pair S follows pair S - 1 with no RAM-to-consumer path; a word written in
+      // the cycle of its read (S = 2) is taken from the write port (bypass).
       localparam [31:0]  HK32 = D / 2 - 1;
+      localparam [31:0]  S2   = S - 2;
       localparam [L-2:0] SK = S[L-2:0];
       localparam [L-2:0] HK = HK32[L-2:0];
-      wire          go = lv && lfin && (lc == {AB{1'b1}});   // lane 0's last: c = S - 1
-      reg           dr_q, dv_q, dg_q;
-      reg  [L-2:0]  dk_q, dk1_q;
+      wire          go = lv && lfin && (lc == S2[AB-1:0]);
+      reg           dr_q, dv1_q, dv2_q, dg_q;
+      reg  [L-2:0]  dk_q, dk1_q, dk2_q;
+      reg  [K:0]    dlo_q, dhi_q;
+      reg  [NB-1:0] byp_q;
+      reg  [K:0]    bypd_q [0:NB-1];
       wire [L-2:0]  k_rd = go ? SK : dk_q;
       assign drd      = go || dr_q;
       assign drain_ra = {go ? lgrp : dg_q, k_rd[AB-1:0]};
       always @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          dr_q <= 1'b0;
-          dv_q <= 1'b0;
+          dr_q  <= 1'b0;
+          dv1_q <= 1'b0;
+          dv2_q <= 1'b0;
         end else begin
-          dv_q <= drd;
+          dv1_q <= drd;
+          dv2_q <= dv1_q;
           if (go) dr_q <= 1'b1;
           else if (dr_q && dk_q == HK) dr_q <= 1'b0;
         end
       end
+      wire [(K+1)*NB-1:0] words;
+      for (b = 0; b < NB; b = b + 1) begin : g_byp
+        always @(posedge clk_i) begin
+          byp_q[b]  <= drd && bwe[b] && (bwa[b] == drain_ra);
+          bypd_q[b] <= bwd[b];
+        end
+        assign words[b*(K+1) +: K+1] = byp_q[b] ? bypd_q[b] : rdata[b];
+      end
+      wire [LB-1:0] bl = {1'b0, dk1_q[L-2:AB]} + {{(LB-1){1'b0}}, dk1_q[0]};
+      wire [LB-1:0] bh = bl + LANES[LB-1:0];
       always @(posedge clk_i) begin
         dk1_q <= k_rd;
+        dk2_q <= dk1_q;
+        dlo_q <= words[bl*(K+1) +: K+1];
+        dhi_q <= words[bh*(K+1) +: K+1];
         if (go) begin
           dk_q <= SK + 1'b1;
           dg_q <= lgrp;
@@ -539,12 +571,11 @@ module fermat_ntt #(
           dk_q <= dk_q + 1'b1;
         end
       end
-      wire [LB-1:0] bl = {1'b0, dk1_q[L-2:AB]} + {{(LB-1){1'b0}}, dk1_q[0]};
-      wire [LB-1:0] bh = bl + LANES[LB-1:0];
-      assign dv  = dv_q;
-      assign dk  = dk1_q;
-      assign dlo = rdata[bl];
-      assign dhi = rdata[bh];
+      assign dv  = dv2_q;
+      assign dk  = dk2_q;
+      assign dlo = dlo_q;
+      assign dhi = dhi_q;
+      wire unused_s2 = ^S2;
     end else begin : g_nodrain
       assign drd = 1'b0;
       assign drain_ra = {RAW{1'b0}};

@@ -346,19 +346,27 @@ module fmlm3 #(
   localparam integer DM = ((K + 2 + U - 1) / U < HP) ? (K + 2 + U - 1) / U : HP;
   localparam integer WV = ((AW > DM * U + 1) ? AW : DM * U + 1) + 2;
   wire          acc_sq = (SQRT2 != 0) && u_mode;
-  // The scaling exponents of n = k (A) and n = k + P/2 (B).
-  wire [31:0]   sc0 = 2 * K - L;
+  // The scaling exponents of n = k (A) and n = k + P/2 (B): the pairs come in order, so each
+  // is a register stepped per pair, 2K - v - c n (c = 1/2: 2K - v - ceil(n/2)), mod 2K.
+  localparam integer SC0 = 2 * K - L;
+  wire [31:0]   sc0 = SC0;
   wire [EW-1:0] fexp [0:1];
   genvar h;
   for (h = 0; h < 2; h = h + 1) begin : g_fexp
-    wire [31:0] n32 = {{(33-L){1'b0}}, st_k} + h * HP;
-    wire [31:0] c_n;
-    const_mul #(.C(A_LOG2), .W(32)) u_cn (.x_i(n32), .y_o(c_n));
-    wire [31:0] cn  = (SQRT2 != 0) ? ((n32 + 32'd1) >> 1) : c_n;
-    wire [31:0] sc1 = (sc0 >= cn) ? sc0 - cn : sc0 + 2 * K - cn;   // cn <= K < 2K
-    wire [31:0] sc  = u_mode ? sc1 : sc0;
+    localparam integer N0  = h * HP;
+    localparam integer CN0 = (SQRT2 != 0) ? (N0 + 1) / 2 : A_LOG2 * N0;
+    localparam [31:0]  E0  = (SC0 >= CN0) ? SC0 - CN0 : SC0 + 2 * K - CN0;   // CN0 < 2K
+    reg  [EW-1:0] e_q;
+    wire [31:0]   e32 = {{(32-EW){1'b0}}, e_q};
+    wire [31:0]   dec = (SQRT2 != 0) ? {31'd0, !st_k[0]} : A_LOG2;   // n + 1 odd: k even
+    wire [31:0]   nxt = (e32 >= dec) ? e32 - dec : e32 + 2 * K - dec;
+    always @(posedge clk_i) begin
+      if (!fso) e_q <= E0[EW-1:0];
+      else if (st_v) e_q <= nxt[EW-1:0];
+    end
+    wire [31:0] sc = u_mode ? e32 : sc0;
     assign fexp[h] = sc[EW-1:0];
-    wire unused_sc = ^sc[31:EW];
+    wire unused_sc = ^{sc[31:EW], nxt[31:EW], E0[31:EW]};
   end
   wire [K:0] fs_lo, fs_hi;
   fermat_shift #(.K(K), .EW(EW)) u_fsa (.x_i(st_lo), .e_i(fexp[0]), .y_o(fs_lo));
