@@ -338,10 +338,11 @@ module fmlm3 #(
   // in two ranks), the window lift (eq. (12): the bound 2(n+1)(B-1)^2 counted up), and its
   // accumulator acc = (acc >> U) + w, digit acc mod B (eqs. (21)-(22) with one coefficient a
   // cycle). A leaves digits 0 .. P/2-1 and r_lo = floor(lo / B^(P/2)); B the digits H of the
-  // upper half's sum and its r_hi. The merge adds r_lo to H's first DM digits (DM U >= K + 2, so
-  // the carry out cd is -1, 0 or 1) and keeps, for the digits above, where the run of
-  // all-ones (cd = 1) or all-zeros (cd = -1) that the carry crosses ends: the digit read port
-  // applies it (dl_fix), and floor(value / 2^l) = r_hi + cd when the run reaches the top.
+  // upper half's sum and its r_hi. The merge adds r_lo to H's first DM digits (|r_lo| < 2^(K+1)
+  // and DM U >= K + 2, so its carry out cd is -1, 0 or 1) and keeps, for the digits above,
+  // where the run of all-ones (cd = 1) or all-zeros (cd = -1) that the carry crosses ends: the
+  // digit read port applies it (dlr), and floor(value / 2^l) = r_hi + cd when the run reaches
+  // the top (DM = P/2, no digits above: r_hi + the whole carry).
   localparam integer HP = P / 2;
   localparam integer DM = ((K + 2 + U - 1) / U < HP) ? (K + 2 + U - 1) / U : HP;
   localparam integer WV = ((AW > DM * U + 1) ? AW : DM * U + 1) + 2;
@@ -524,6 +525,9 @@ module fmlm3 #(
   wire signed [WV-1:0] cdw  = vsum >>> (DM * U);
   wire signed [1:0]    cd   = cdw[1:0];
   wire                 run_top = (cd == 2'sd1) ? !f1s_q : !f0s_q;   // the carry reaches r_hi
+  // DM = P/2: H is merged whole and all of V's carry goes to floor(value / 2^l).
+  wire signed [WV-1:0] top = (DM == HP) ? cdw :
+                             (run_top && cd != 2'sd0) ? {{(WV-2){cd[1]}}, cd} : {WV{1'b0}};
   reg  [DM*U-1:0]      mdig_q;
   reg  signed [1:0]    cd_q;
   reg  [L-2:0]         fpos_q;
@@ -535,12 +539,12 @@ module fmlm3 #(
       cd_q   <= cd;
       fpos_q <= (cd == 2'sd1) ? f1_q : f0_q;
       fset_q <= (cd == 2'sd1) ? f1s_q : f0s_q;
-      hiw_q  <= r_hi[AW-1:0] + ((run_top && cd != 2'sd0) ? {{(AW-2){cd[1]}}, cd} : {AW{1'b0}});
+      hiw_q  <= r_hi[AW-1:0] + top[AW-1:0];
     end
   end
   wire signed [AW-1:0] hi_w = hiw_q;   // floor(value / 2^l)
   assign fso_fin = fin_q;
-  wire unused_fso = ^{cdw[WV-1:2], r_hi[WV-1:AW], bbh_w[K+32:K+1]};
+  wire unused_fso = ^{cdw[WV-1:2], r_hi[WV-1:AW], top[WV-1:AW], bbh_w[K+32:K+1]};
 
   // --- digit RAMs -------------------------------------------------------------------------------
   // DLA, DLB: the last inverse's digits 0 .. P/2-1 and H (FSO A's and B's); D1, D2, D3: the
