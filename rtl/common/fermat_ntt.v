@@ -513,9 +513,8 @@ module fermat_ntt #(
 
   // --- STREAM: the last stage's pairs (x_k, x_k+D/2), k = 0 .. D/2 - 1, one per cycle ----------
   // Lane 0's outputs as they are written (k = c < S); LANES > 1: then the other lanes' words,
-  // read back from the group just written from the cycle of lane 0's last (k = l S + a: address
-  // a, x_k in bank l + a mod 2, x_k+D/2 in bank l + LANES + a mod 2, written at least S - 1
-  // cycles before; the issue has ended).
+  // read back from the group just written (k = l S + a: address a, x_k in bank l + a mod 2,
+  // x_k+D/2 in bank l + LANES + a mod 2; the issue has ended).
   if (STREAM != 0) begin : g_stream
     wire          dv;
     wire [L-2:0]  dk;

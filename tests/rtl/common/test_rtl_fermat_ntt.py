@@ -15,7 +15,7 @@ schedule model montlab.hw.fermat_ntt_schedule.
     busy_o high until the last write; race_o low, except where the model says the in-place
     schedule races: there race_o rises and the result is wrong, and the same run with
     PINGPONG = 1 is correct.
-The default run builds 8 parameter sets; the ISM3 Table III rings and more lane counts are
+The default run builds 9 parameter sets; the ISM3 Table III rings and more lane counts are
 rtl_wide. Seeds: the ``rng`` fixture (MONTLAB_SEED); counts scale with MONTLAB_TEST_MULTIPLIER.
 """
 
@@ -73,6 +73,7 @@ NTT = [
     (_fmlm3_depths(32, 2), FMLM3),  # A = sqrt 2, FMLM3's depths (and streaming)
     (_fmlm3_depths(16, 1), FMLM3),  # streaming on one lane
     (_fmlm3_depths(32, 4), FMLM3),  # streaming with three lanes drained
+    (_fmlm3_depths(16, 4), FMLM3),  # S = 2: drained words read in the cycle of their write
 ]
 #: Table 5's transform lengths and butterfly counts (eqs. (28)-(29), measured by TABLE5 below).
 TABLE5_SETS = [(p, n) for p in (32, 64, 128) for n in (1, 2, 4)]
