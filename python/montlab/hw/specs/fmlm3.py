@@ -260,7 +260,7 @@ class Fmlm3(HwSpec):
         t_fin = t_pre - cfg.modulus if t_pre >= cfg.modulus else t_pre
         tt, ttn = mod.spectral(cfg, t_fin)
         s_val = ent["s"]
-        seen_acc = 0
+        seen_ict = 0
         after_out = False
         written: list[int] = []
         for op, f in PROGRAMS[ap["alg"]]:
@@ -291,8 +291,8 @@ class Fmlm3(HwSpec):
                     assert z1_vec is not None
                     coeffs = mod.ict(cfg, z1_vec)
                     v = [("eng", raw_inv(coeffs, False), "CT^-1 x P")]
-                    seen_acc += 1
-                    what = "g" if ap["alg"] == 2 and seen_acc == 1 else "z1"
+                    seen_ict += 1
+                    what = "g" if ap["alg"] == 2 and seen_ict == 1 else "z1"
                     v += fso(coeffs, what)
                 elif kind == "ct" and not after_out:
                     v = [("eng", mod.ct(cfg, list(ent["z0"])), "T(z0)")]
