@@ -521,8 +521,8 @@ module fermat_ntt #(
     wire [K:0]    dlo, dhi;
     if (LANES > 1) begin : g_drain
       // The reads start at lane 0's pair S - 2 and the words are registered after the bank
-      // select, so pair S follows pair S - 1 with no RAM-to-consumer path; a word written in
-      // the cycle of its read (S = 2) is taken from the write port (bypass).
+      // select, so pair S follows pair S - 1 with no RAM-to-consumer path; S = 2 alone reads a
+      // word in the cycle of its write, and takes it from the write port (bypass).
       localparam [31:0]  HK32 = D / 2 - 1;
       localparam [31:0]  S2   = S - 2;
       localparam [L-2:0] SK = S[L-2:0];
@@ -531,8 +531,6 @@ module fermat_ntt #(
       reg           dr_q, dv1_q, dv2_q, dg_q;
       reg  [L-2:0]  dk_q, dk1_q, dk2_q;
       reg  [K:0]    dlo_q, dhi_q;
-      reg  [NB-1:0] byp_q;
-      reg  [K:0]    bypd_q [0:NB-1];
       wire [L-2:0]  k_rd = go ? SK : dk_q;
       assign drd      = go || dr_q;
       assign drain_ra = {go ? lgrp : dg_q, k_rd[AB-1:0]};
@@ -550,11 +548,17 @@ module fermat_ntt #(
       end
       wire [(K+1)*NB-1:0] words;
       for (b = 0; b < NB; b = b + 1) begin : g_byp
-        always @(posedge clk_i) begin
-          byp_q[b]  <= drd && bwe[b] && (bwa[b] == drain_ra);
-          bypd_q[b] <= bwd[b];
+        if (S == 2) begin : g_s2   // only then is a word read in the cycle of its write
+          reg           byp_q;
+          reg  [K:0]    bypd_q;
+          always @(posedge clk_i) begin
+            byp_q  <= drd && bwe[b] && (bwa[b] == drain_ra);
+            bypd_q <= bwd[b];
+          end
+          assign words[b*(K+1) +: K+1] = byp_q ? bypd_q : rdata[b];
+        end else begin : g_sn
+          assign words[b*(K+1) +: K+1] = rdata[b];
         end
-        assign words[b*(K+1) +: K+1] = byp_q[b] ? bypd_q[b] : rdata[b];
       end
       wire [LB-1:0] bl = {1'b0, dk1_q[L-2:AB]} + {{(LB-1){1'b0}}, dk1_q[0]};
       wire [LB-1:0] bh = bl + LANES[LB-1:0];

@@ -15,30 +15,12 @@ import pytest
 from montlab.hw.reports import drmmm
 
 
-def _row(k: int, t: int, n: int = 1024, **parts: Any) -> dict[str, Any]:
-    d = -(-n // k)
-    return {
-        "arch": "drmmm",
-        "point": {"n": n, "k": k, "t": t},
-        "params": {"n": n, "k": k, "t": t, "f": 1, "d": d},
-        "status": "ok",
-        "error": None,
-        "variant": [],
-        "sim": parts.get("sim"),
-        "synth": parts.get("synth"),
-        "pnr": parts.get("pnr"),
-    }
-
-
-def _spec_row(arch: str, point: dict[str, int], **parts: Any) -> dict[str, Any]:
-    """A sweep row of ``arch`` at ``point`` (its parameters resolved by the spec), with the
-    given sim / synth / pnr parts."""
-    from montlab.hw import specs
-
+def _sweep_row(arch: str, point: dict[str, int], params: dict[str, Any], **parts: Any) -> dict:
+    """A sweep row of ``arch`` at ``point`` with the given sim / synth / pnr parts."""
     return {
         "arch": arch,
         "point": point,
-        "params": specs.get(arch).resolve(point).as_dict(),
+        "params": params,
         "status": "ok",
         "error": None,
         "variant": [],
@@ -46,6 +28,18 @@ def _spec_row(arch: str, point: dict[str, int], **parts: Any) -> dict[str, Any]:
         "synth": parts.get("synth"),
         "pnr": parts.get("pnr"),
     }
+
+
+def _row(k: int, t: int, n: int = 1024, **parts: Any) -> dict[str, Any]:
+    params = {"n": n, "k": k, "t": t, "f": 1, "d": -(-n // k)}
+    return _sweep_row("drmmm", {"n": n, "k": k, "t": t}, params, **parts)
+
+
+def _spec_row(arch: str, point: dict[str, int], **parts: Any) -> dict[str, Any]:
+    """A sweep row whose parameters the spec resolves from ``point``."""
+    from montlab.hw import specs
+
+    return _sweep_row(arch, point, specs.get(arch).resolve(point).as_dict(), **parts)
 
 
 def _syn(lut: int, depth: int, **paths: int) -> dict[str, Any]:
