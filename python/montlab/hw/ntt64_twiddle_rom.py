@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 from montlab import transforms as tf
+from montlab.hw.specs.base import RTL_DIR
 
 P = tf.P64
-OUT = Path(__file__).resolve().parents[3] / "rtl" / "ntt64" / "ntt64_twiddle.v"
+OUT = RTL_DIR / "ntt64" / "ntt64_twiddle.v"
 
 HEADER = """\
 // ntt64_twiddle: the twiddle ROM of one ModMul lane: omega^(j k) (forward) or

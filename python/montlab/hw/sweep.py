@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from montlab.errors import MontlabError, ParameterError
+from montlab.errors import MissingToolError, MontlabError, ParameterError
 
 #: The sim, synth and pnr figures a row keeps.
 SIM_KEYS = ("vectors", "mismatches", "cycles", "cycle_model", "load_cycles", "status")
@@ -228,7 +228,7 @@ def session(scheduler: str | None = None, workers: int = 2) -> Iterator[Any]:
     try:
         import distributed
     except ImportError:
-        raise ParameterError("dask.distributed is not installed (pip install 'montlab[test]')")
+        raise MissingToolError("dask.distributed", "dist") from None
     owned: list[Any] = []
     try:
         if scheduler:
@@ -299,6 +299,8 @@ def git_commit() -> str | None:
     """The checked-out commit of the repository, or None outside a git checkout."""
     from montlab.hw.specs.base import REPO
 
+    if REPO is None:
+        return None
     try:
         res = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, timeout=10

@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from montlab.errors import ParameterError
+from montlab.errors import MissingToolError
 from montlab.hw.depth import LUTRAM_RE, netlist_depth
 from montlab.hw.flow import HwError, _digest, build_root
 from montlab.hw.lock import folder_lock
@@ -51,7 +51,7 @@ def _tool(name: str) -> list[str]:
     if exe is None:
         cand = Path(sys.executable).parent / name
         if not cand.is_file():
-            raise ParameterError(f"{name} is not installed (pip install 'montlab[test]')")
+            raise MissingToolError(name, "hw")
         exe = str(cand)
     return [exe]
 

@@ -293,6 +293,8 @@ def _ism3_largest() -> dict[str, Any] | None:
     from montlab.hw.reports import ism3 as r3
     from montlab.hw.specs.base import REPO
 
+    if REPO is None:
+        return None
     path = REPO / "docs" / "hardware" / "ism3.json"
     if not path.is_file():
         return None

@@ -28,6 +28,7 @@ cycle after the last edge of the operation) and the result port.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
@@ -35,9 +36,26 @@ from montlab import registry
 from montlab.errors import ParameterError
 from montlab.ref._base import MontConfig, Trace
 
-#: The repository root (the RTL sources and the build cache live beside the Python package).
-REPO = Path(__file__).resolve().parents[4]
-RTL_DIR = REPO / "rtl"
+#: The RTL sources ship inside the package (``montlab/rtl``; a source checkout's top-level
+#: ``rtl`` links to it), so the flow runs from an installed wheel as from a checkout.
+RTL_DIR = Path(str(resources.files("montlab") / "rtl"))
+
+
+#: The source checkout around this package, or None when it runs from an installed wheel (the
+#: reports' pages and the build cache live in a checkout).
+def _checkout() -> Path | None:
+    root = Path(__file__).resolve().parents[4]
+    is_checkout = (root / "pyproject.toml").is_file() and (root / "python" / "montlab").is_dir()
+    return root if is_checkout else None
+
+
+REPO = _checkout()
+
+
+def rtl_relative(path: Path) -> str:
+    """``rtl/...``: a source's name as the file lists, docs and exports give it."""
+    return f"rtl/{path.relative_to(RTL_DIR).as_posix()}"
+
 
 #: Default operand width when --set n is not given.
 DEFAULT_N = 64
@@ -182,7 +200,7 @@ class HwSpec:
         flist = RTL_DIR / self.name / "files.f"
         if not flist.is_file():
             raise ParameterError(
-                f"{self.name}: {flist} not found; the RTL flow needs a source checkout of montlab"
+                f"{self.name}: {flist} not found (an incomplete install of montlab)"
             )
         lines = [ln.strip() for ln in flist.read_text().splitlines()]
         return [RTL_DIR / ln for ln in lines if ln and not ln.startswith("#")]
@@ -272,6 +290,10 @@ class HwSpec:
 
     def assemble(self, ap: HwParams, words: list[int]) -> int:
         """The result from the words of :meth:`readout`, in its order."""
+        raise NotImplementedError
+
+    def readout_words(self, ap: HwParams, z: int) -> list[int]:
+        """The words :meth:`readout` returns for the result z (:meth:`assemble`'s inverse)."""
         raise NotImplementedError
 
     def path_groups(self, ap: HwParams) -> dict[str, list[str]]:
