@@ -6,7 +6,9 @@ the edge vectors and K random ones and prints {"vectors", "mismatches", "cycles"
 (cycles measured from start to done in simulation, beside the closed form); ``rtl synth``
 prints the Yosys 7-series cell counts, LUT levels and weighted depth (montlab.hw.synth);
 ``rtl pnr`` the ECP5 Fmax, utilisation and latency (montlab.hw.pnr); ``rtl sweep`` runs a
-parameter grid on Dask and writes one table (montlab.hw.sweep). Bad input
+parameter grid on Dask and writes one table (montlab.hw.sweep); ``rtl export`` writes one
+parameter set as a standalone core (montlab.hw.export) and ``rtl load`` the ports and RAM words
+of one product. Bad input
 raises a montlab error (``montlab: error: ...``, status 1); a simulation with mismatches exits
 with status 1 after printing its summary.
 """
@@ -63,7 +65,7 @@ def rtl() -> None:
 def rtl_list(as_json: bool) -> None:
     """The RTL architectures and their parameters."""
     from montlab.hw import specs
-    from montlab.hw.specs.base import REPO
+    from montlab.hw.specs.base import rtl_relative
 
     rows: list[dict[str, Any]] = []
     for a in specs.all_specs():
@@ -73,7 +75,7 @@ def rtl_list(as_json: bool) -> None:
                 "ref": a.ref,
                 "cycles": a.cycle_model,
                 "params": a.param_docs(),
-                "files": [str(f.relative_to(REPO)) for f in a.files()],
+                "files": [rtl_relative(f) for f in a.files()],
                 "variants": {
                     name: {str(v): var.erratum for v, var in table.items()}
                     for name, table in a.variants.items()
@@ -161,6 +163,90 @@ def rtl_sim(
             click.echo(f"mismatch: {f}", err=True)
     if out["mismatches"]:
         sys.exit(1)
+
+
+@rtl.command("export")
+@click.argument("arch_name", metavar="ARCH")
+@set_option
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder to write (new, or empty).",
+)
+@click.option("--vectors", "count", type=int, default=20, show_default=True, help="Random vectors.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the vectors.")
+@json_flag
+@handle_errors
+def rtl_export(
+    arch_name: str, sets: tuple[str, ...], out_dir: str, count: int, seed: int, as_json: bool
+) -> None:
+    """Write ARCH at one parameter set as a standalone core: sources, file list, FuseSoC core,
+    known-answer vectors, a plain testbench and a README."""
+    from pathlib import Path
+
+    from montlab.hw.export import export
+
+    if count < 0:
+        raise ParameterError(f"--vectors must be >= 0, got {count}")
+    arch, ap = _resolve(arch_name, sets)
+    out = export(arch, ap, Path(out_dir), count, seed)
+    if as_json:
+        emit_json(out)
+    else:
+        click.echo(
+            f"{out['out']}: {len(out['files'])} sources, {out['core']}, {out['testbench']}, "
+            f"{out['vectors']} known-answer vectors ({out['cycles']} cycles each)"
+        )
+
+
+@rtl.command("load")
+@click.argument("arch_name", metavar="ARCH")
+@set_option
+@click.option("--modulus", "modulus", required=True, help="The modulus N (decimal or 0x hex).")
+@click.option("--x", "x", default="0", show_default=True, help="Operand X.")
+@click.option("--y", "y", default="0", show_default=True, help="Operand Y.")
+@json_flag
+@handle_errors
+def rtl_load(
+    arch_name: str, sets: tuple[str, ...], modulus: str, x: str, y: str, as_json: bool
+) -> None:
+    """What ARCH takes for one product: the input ports' values and the RAM writes (the
+    constants of N and the operands), and the result the reference model gives."""
+    from montlab import registry
+
+    arch, ap = _resolve(arch_name, sets)
+    m = registry.parse_int(modulus, "--modulus")
+    xi, yi = registry.parse_int(x, "--x"), registry.parse_int(y, "--y")
+    cfg = arch.configure(ap, m)
+    bound = cfg.in_bound * m
+    for name, v in (("--x", xi), ("--y", yi)):
+        if not 0 <= v < bound:
+            raise ParameterError(f"{name} must lie in [0, {bound:#x}) for this modulus")
+    load = arch.load(ap, cfg, xi, yi)
+    z = arch.expect(ap, cfg, xi, yi, None)
+    out = {
+        "arch": arch.name,
+        "params": ap.as_dict(),
+        "modulus": hex(m),
+        "ports": {k: hex(v) for k, v in load.ports.items()},
+        "writes": [{"port": w.port, "addr": w.addr, "data": hex(w.data)} for w in load.writes],
+        "result": (
+            {arch.result_port: hex(z)}
+            if not arch.readout(ap)
+            else {"reads": [hex(w) for w in arch.readout_words(ap, z)]}
+        ),
+        "cycles": arch.cycles(ap),
+    }
+    if as_json:
+        emit_json(out)
+        return
+    for k, v in out["ports"].items():
+        click.echo(f"{k} = {v}")
+    for w in out["writes"]:
+        click.echo(f"{w['port']}[{w['addr']}] = {w['data']}")
+    click.echo(f"result: {out['result']} after {out['cycles']} cycles")
 
 
 @rtl.command("synth")

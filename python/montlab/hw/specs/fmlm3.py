@@ -184,6 +184,13 @@ class Fmlm3(HwSpec):
         t = from_words(words_[:p], u)
         return self.pack(ap, t, words_[p : 2 * p], words_[2 * p :])
 
+    def readout_words(self, ap: HwParams, z: int) -> list[int]:
+        p, u, bits = ap["p"], ap["u"], ap["l"]
+        m_ring = (1 << ap["ring"]) + 1
+        spec = z >> bits
+        t = z & ((1 << bits) - 1)
+        return words(t, u, p) + [spec // m_ring**i % m_ring for i in range(2 * p)]
+
     def cycles(self, ap: HwParams) -> int:
         return self.hw(ap).cycles()
 

@@ -147,6 +147,12 @@ class Ism3(HwSpec):
         z = sum(w << (mu * j) for j, w in enumerate(words_[:s]))
         return self.pack(ap, z, words_[s:])
 
+    def readout_words(self, ap: HwParams, z: int) -> list[int]:
+        s, mu, q = ap["s"], ap["mu"], (1 << ap["v"]) + 1
+        spec = z >> (s * mu)
+        digits = [(z >> (mu * j)) & ((1 << mu) - 1) for j in range(s)]
+        return digits + [spec // q**i % q for i in range(ap["d"])]
+
     def cycles(self, ap: HwParams) -> int:
         return self.hw(ap).cycles()
 

@@ -177,6 +177,10 @@ class Ntt64(HwSpec):
         chunk = ap["lanes"] * ap["b"]
         return sum(w << (chunk * k) for k, w in enumerate(words_))
 
+    def readout_words(self, ap: HwParams, z: int) -> list[int]:
+        chunk = ap["lanes"] * ap["b"]
+        return [(z >> (chunk * k)) & ((1 << chunk) - 1) for k in range(2 * ap["side"])]
+
     # --- loading ----------------------------------------------------------------------------------
 
     def _samples(self, ap: HwParams, z: int) -> list[int]:
