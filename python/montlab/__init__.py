@@ -1,13 +1,15 @@
 """montlab: large-integer Montgomery modular multiplication.
 
 Reference models of five published multiplier designs (:mod:`montlab.ref`), fast Rust engines
-(:mod:`montlab._native`) and their RTL (:mod:`montlab.hw`), all under one algorithm registry.
+(:class:`montlab.FastModulus`, from :mod:`montlab._native`) and their RTL (:mod:`montlab.hw`), all under one algorithm registry.
 
 >>> import montlab
 >>> m = montlab.Modulus(2**127 - 1)
 >>> m.pow(3, 1000, algo="mwr2mm") == pow(3, 1000, 2**127 - 1)
 True
 """
+
+from typing import TYPE_CHECKING, Any
 
 from montlab.api import Modulus, native_available, powm
 from montlab.errors import (
@@ -22,6 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Modulus",
+    "FastModulus",
     "powm",
     "native_available",
     "MontlabError",
@@ -31,7 +34,18 @@ __all__ = [
     "ParameterError",
 ]
 
-# A table written by `montlab tune` (or named by MONTLAB_THRESHOLDS) replaces the generic one.
-from montlab.tune import apply_installed  # noqa: E402
+if TYPE_CHECKING:
+    from montlab._native import FastModulus
 
-apply_installed()
+
+def __getattr__(name: str) -> Any:
+    """``montlab.FastModulus``: the native engine's modulus type (see ``montlab._native``). The
+    tuned threshold table (``montlab tune``, or MONTLAB_THRESHOLDS) is read here, on first use,
+    never at import."""
+    if name == "FastModulus":
+        from montlab import _native
+        from montlab.tune import ensure_applied
+
+        ensure_applied()
+        return _native.FastModulus
+    raise AttributeError(f"module 'montlab' has no attribute {name!r}")

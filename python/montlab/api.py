@@ -73,7 +73,7 @@ class NativeEngine:
         if self._cios is None:
             from montlab import _native
 
-            cios = _native.Cios(self.config.modulus)
+            cios = _native.Cios(self.config.modulus)  # no size dispatch: no table needed
             assert cios.r == self.config.r, "native and reference Montgomery constants disagree"
             self._cios = cios
         return self._cios
@@ -83,13 +83,30 @@ class NativeEngine:
             raise ParameterError(f"{self.algo}: the native layer has no trace; use layer 'ref'")
         return int(self.impl.mul(x, y))
 
-    def pow(self, base: int, exp: int) -> int:
-        """base^exp mod N on the kernel the size dispatch picks (word-level or spectral)."""
+    @property
+    def fast(self) -> Any:
+        """The size-dispatched kernels (``montlab.FastModulus``), built on first use."""
         if self._fast is None:
             from montlab import _native
+            from montlab.tune import ensure_applied
 
+            ensure_applied()
             self._fast = _native.FastModulus(self.config.modulus)
-        return int(self._fast.pow(base, exp))
+        return self._fast
+
+    def kernel_for(self, exp: int) -> str:
+        """The kernel the next pow(., exp) runs on: "amm" (the word-level kernel on AVX-512
+        IFMA), "cios" (the portable word-level kernel), "spectral" or "ntt64"."""
+        from montlab import _native
+
+        kernel = str(self.fast.pow_kernel_for(exp))
+        if kernel == "word":
+            return "amm" if _native.IFMA else "cios"
+        return kernel
+
+    def pow(self, base: int, exp: int) -> int:
+        """base^exp mod N on the kernel the size dispatch picks (word-level or spectral)."""
+        return int(self.fast.pow(base, exp))
 
 
 def native_available() -> bool:

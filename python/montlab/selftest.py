@@ -150,7 +150,9 @@ Check = Callable[[random.Random, int], "list[str] | None"]
 def _thresholds(table: str) -> Iterator[None]:
     """Threshold table ``table`` of :data:`TABLES` in force; the previous one restored after."""
     from montlab import _native
+    from montlab.tune import ensure_applied
 
+    ensure_applied()  # the installed table first, so that it cannot replace this one later
     before = "".join(f"{k} = {v}\n" for k, v in _native.thresholds().items())
     _native.set_thresholds(TABLES[table])
     try:

@@ -23,8 +23,8 @@ grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb 
 power of two times 64 bits, where the transform length has just doubled and the spectral kernel
 is at its slowest relative to the word-level one.
 
-Installed table (:func:`apply_installed`, run when ``montlab`` is imported): the path in
-``MONTLAB_THRESHOLDS`` (the value ``generic`` forces the generic table), else
+Installed table (:func:`apply_installed`, run once on the first use of the native kernels,
+never at import): the path in ``MONTLAB_THRESHOLDS`` (the value ``generic`` forces the generic table), else
 ``$XDG_CONFIG_HOME/montlab/thresholds.toml`` (``~/.config/...``) if it exists. A table that
 does not parse is ignored with a warning. The table is TOML: a ``[stamp]`` (CPU, date, compiler,
 target, montlab version, IFMA, command) and ``[thresholds]`` with the two keys.
@@ -37,6 +37,7 @@ import os
 import random
 import statistics
 import sys
+import threading
 import tomllib
 import warnings
 from dataclasses import dataclass, field
@@ -436,4 +437,19 @@ def apply_installed() -> str:
         apply_table(path)
     except MontlabError as exc:
         warnings.warn(f"montlab: using the generic thresholds: {exc}", stacklevel=2)
+    return SOURCE
+
+
+_APPLIED = threading.Lock()
+_applied = False
+
+
+def ensure_applied() -> str:
+    """:func:`apply_installed`, once, on the first use of the native kernels (importing montlab
+    reads no file); returns the source of the table in force."""
+    global _applied
+    with _APPLIED:
+        if not _applied:
+            _applied = True
+            apply_installed()
     return SOURCE

@@ -115,6 +115,26 @@ def test_powm_matches_pow(rng: random.Random, algo: str) -> None:
     assert int(out["result"], 16) == pow(b, 65537, n)
 
 
+@pytest.mark.parametrize(("bits", "ebits"), [(512, 512), (2048, 2048), (16384, 1024)])
+def test_powm_names_the_kernel_that_runs(bits: int, ebits: int) -> None:
+    """The native layer reports the kernel the size table picks, not only the id asked for."""
+    import gmpy2
+    from montlab import _native
+
+    n = (1 << bits) - 1 if bits > 512 else (1 << bits) - 569
+    e = (1 << ebits) - 3
+    fm = _native.FastModulus(n)
+    want = {"word": "amm" if _native.IFMA else "cios"}.get(fm.pow_kernel_for(e))
+    want = want or fm.pow_kernel_for(e)
+    out = run_json("powm", "3", hex(e), hex(n))
+    assert out["algo"] == "cios" and out["layer"] == "native", out
+    assert out["kernel"] == want, (out["kernel"], want)
+    assert int(out["result"], 16) == gmpy2.powmod(3, e, n)
+    if bits == 512:
+        ref = run_json("powm", "3", "5", hex(n), "--algo", "mwr2mm")
+        assert ref["kernel"] == "mwr2mm" and ref["layer"] == "ref", ref
+
+
 def test_powm_default_full_size() -> None:
     n = (1 << 2048) - 159
     code, out, _ = run("powm", "3", hex(n - 2), hex(n))

@@ -57,6 +57,9 @@ class NativeAdapter:
                     "montlab bench needs the native engine; build it with `make demo` "
                     "(or `pip install -e .`)"
                 ) from None
+            from montlab.tune import ensure_applied
+
+            ensure_applied()  # the tuned table, as montlab.FastModulus would use
             native = _native
         self.native: Any = native
         self.fast_type = find_fast_type(native)

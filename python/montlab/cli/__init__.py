@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from montlab import registry
-from montlab.api import Modulus, config_params
+from montlab.api import Modulus, NativeEngine, config_params
 from montlab.errors import MontlabError, OperandError, ParameterError
 from montlab.vectors import hexify
 
@@ -300,6 +300,8 @@ def powm(
     base, exp = parse_operand(b, "B"), parse_operand(e, "E")
     m = Modulus(parse_operand(n, "N"))
     eng = m.engine(algo, layer, **params)
+    # The native layer dispatches by size: name the kernel that runs, not only the id asked for.
+    kernel = eng.kernel_for(exp) if isinstance(eng, NativeEngine) and exp >= 0 else algo
     with long_call(f"{algo} powm", m.n):
         result = m.pow(base, exp, algo, eng.layer, **params)
     if as_json:
@@ -308,6 +310,7 @@ def powm(
                 "algo": algo,
                 "params": config_params(algo, eng.config, params),
                 "layer": eng.layer,
+                "kernel": kernel,
                 "result": hex(result),
             }
         )

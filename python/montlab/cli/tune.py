@@ -30,6 +30,7 @@ def _fmt_bits(v: int) -> str:
 def _show(console: Console) -> None:
     from montlab import _native
 
+    tn.ensure_applied()
     console.print(f"threshold table in force (source: {tn.SOURCE}):")
     for k, v in _native.thresholds().items():
         console.print(f"  {k} = {_fmt_bits(v)}")
