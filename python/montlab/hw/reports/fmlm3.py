@@ -165,7 +165,10 @@ def table5_claims(cells: Sequence[Mapping[str, Any]]) -> list[str]:
               and c["P"] == d["P"] and c["n"] == d["n"] and c["sqrt2"] and not d["sqrt2"]]  # fmt: skip
         if sq:
             plus = {c["ours"] - d["ours"] for c, d in sq}
-            out.append(f"* The sqrt 2 supplemental block costs {sorted(plus)} cycles on NCT.")
+            cost = " or ".join(f"{v:+d}" for v in sorted(plus))
+            out.append(
+                f"* The sqrt 2 supplemental block costs {cost} cycles on NCT ({len(sq)} cells)."
+            )
     for kind, label in (("ict", "CT^-1"), ("inct", "NCT^-1")):
         ran_i = [c for c in inv if c["kind"] == kind and c["ours"] is not None]
         if not ran_i:
