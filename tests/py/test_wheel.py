@@ -42,9 +42,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{whl}[hw]"], base)
     home = base / "home"
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MONTLAB_BUILD", "XDG_"))}
+    # A user's shell: nothing this test run set up (Verilator's root, MAKEFLAGS, caches) leaks in.
+    env = {k: os.environ[k] for k in ("LANG", "LC_ALL", "TMPDIR", "USER") if k in os.environ}
     env.update(HOME=str(home), PATH=f"{venv / 'bin'}:/usr/bin:/bin", VIRTUAL_ENV=str(venv))
-    env.pop("PYTHONPATH", None)
     work = base / "elsewhere"
     work.mkdir()
     return venv / "bin" / "montlab", env, work
@@ -80,7 +80,7 @@ def test_wheel_simulates_outside_the_checkout(installed: tuple[Path, dict[str, s
 
 def test_wheel_names_the_missing_extra(tmp_path: Path) -> None:
     """Without the hw extra, the flow says which extra to install, in one line."""
-    env = dict(os.environ, PATH="/usr/bin:/bin")
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     code = (
         "import sys; sys.modules['cocotb_tools'] = None; sys.modules['cocotb_tools.runner'] = None\n"
         "from montlab.hw.flow import check_simulator\n"

