@@ -41,9 +41,9 @@ from montlab.ref._base import MontConfig, Trace
 RTL_DIR = Path(str(resources.files("montlab") / "rtl"))
 
 
-#: The source checkout around this package, or None when it runs from an installed wheel (the
-#: reports' pages and the build cache live in a checkout).
 def _checkout() -> Path | None:
+    """The source checkout around this package, or None when it runs from an installed wheel
+    (the reports' pages and the build cache live in a checkout)."""
     root = Path(__file__).resolve().parents[4]
     is_checkout = (root / "pyproject.toml").is_file() and (root / "python" / "montlab").is_dir()
     return root if is_checkout else None
