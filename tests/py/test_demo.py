@@ -79,3 +79,8 @@ def _check_rows(data: dict) -> None:
         if "native" in a.layers and native_available():
             assert (a.id, "native") in seen
     assert all(r["correct"] for r in data["rows"])
+    for r in data["rows"]:  # a reference row runs its own id; a native row names its kernel
+        if r["layer"] == "ref":
+            assert r["pow_kernel"] == r["algo"], r
+        else:
+            assert r["pow_kernel"] in ("amm", "cios", "spectral", "ntt64"), r

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from montlab import registry
-from montlab.api import Modulus, config_params, native_available
+from montlab.api import Modulus, NativeEngine, config_params, native_available
 from montlab.testing import accepts, random_modulus
 
 # An RSA-style modulus N = P*Q with two 1024-bit primes, drawn once from
@@ -76,7 +76,10 @@ def run_one(n: int, algo: str, layer: str, d: int | None) -> dict[str, Any]:
     ok_pow = c == pow(msg, E, n)
     exp_bits = E.bit_length()
     ok_priv = None
+    # The native layer's pow dispatches by size: the row names the kernel that ran it.
+    pow_kernel = eng.kernel_for(E) if isinstance(eng, NativeEngine) else algo
     if layer == "native" and d is not None:
+        pow_kernel = eng.kernel_for(d) if isinstance(eng, NativeEngine) else algo
         t0 = time.perf_counter()
         back = m.pow(c, d, algo, layer)
         t_pow = time.perf_counter() - t0
@@ -100,6 +103,7 @@ def run_one(n: int, algo: str, layer: str, d: int | None) -> dict[str, Any]:
         "model_cycles": model_cycles,
         "mul_seconds": t_mul,
         "pow_seconds": t_pow,
+        "pow_kernel": pow_kernel,
         "exponent_bits": exp_bits,
     }
 
@@ -162,9 +166,12 @@ def run_demo(as_json: bool, bits: int, console: Console) -> bool:
     t.add_column("pow", justify="right", no_wrap=True)
     for r in rows:
         params = ",".join(f"{k}={v}" for k, v in r["params"].items() if k != "n")
+        layer = r["layer"]
+        if r["pow_kernel"] != r["algo"]:
+            layer += f" (pow: {r['pow_kernel']})"
         t.add_row(
             r["algo"],
-            r["layer"],
+            layer,
             params,
             "[green]yes[/green]" if r["correct"] else "[red]NO[/red]",
             str(r["iterations"]),
@@ -175,7 +182,8 @@ def run_demo(as_json: bool, bits: int, console: Console) -> bool:
     console.print(t)
     console.print(
         "iters: main-loop iterations of one product; cycles*: analytic cycle model "
-        "(montlab cycles); mul, pow: wall time of one call"
+        "(montlab cycles); mul, pow: wall time of one call; (pow: K): the kernel the native "
+        "size dispatch ran pow on"
     )
     console.print("all algorithms correct" if all_ok else "[red]SOME ALGORITHMS FAILED[/red]")
     if not native_available():
