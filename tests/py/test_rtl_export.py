@@ -39,6 +39,9 @@ SETS = {
 }
 
 
+SETS_ARGS = {k: [a for s in v for a in ("--set", s)] for k, v in SETS.items()}
+
+
 def _export(arch: str, sets: list[str], out: Path, count: int = 2) -> dict[str, object]:
     args = ["rtl", "export", arch.split()[0], "--out", str(out), "--vectors", str(count)]
     args += ["--seed", str(SEED), "--json"]
@@ -155,12 +158,16 @@ def test_export_core_for_fusesoc(tmp_path: Path) -> None:
     assert "KAT PASS" in res.stdout, res.stdout[-2000:]
 
 
-def test_export_refuses_a_full_folder(tmp_path: Path) -> None:
+def test_export_refuses_a_full_folder_and_an_erratum_variant(tmp_path: Path) -> None:
     (tmp_path / "x").write_text("")
     res = CliRunner().invoke(
         main, ["rtl", "export", "mwr2mm_arch2", "--out", str(tmp_path)], catch_exceptions=False
     )
     assert res.exit_code != 0 and "not empty" in res.output, res.output
+    args = ["rtl", "export", "fmlm3", "--out", str(tmp_path / "v"), *SETS_ARGS["fmlm3"]]
+    res = CliRunner().invoke(main, [*args, "--set", "step12=1"], catch_exceptions=False)
+    assert res.exit_code != 0 and "erratum" in res.output, res.output
+    assert not (tmp_path / "v").exists()
 
 
 @pytest.mark.parametrize("arch", ["mwr2mm_arch2", "fmlm3"])

@@ -8,8 +8,8 @@ The folder it writes stands alone (no montlab needed to build or check it):
 * ``vectors/<top>.jsonl``: known-answer vectors in montlab's ``vectors/`` format (``mul``
   records of the reference model), and ``vectors/<top>.stim``: the same operations as the
   cycle-level stimulus the testbench replays;
-* ``tb/<top>_kat_tb.v``: a plain Verilog testbench (Verilator ``--binary``, Icarus) that replays
-  the stimulus and checks every result word and the cycle count of every operation;
+* ``tb/<top>_kat_tb.v``: a plain Verilog testbench (checked under Verilator ``--binary``) that
+  replays the stimulus and checks every result word and the cycle count of every operation;
 * ``README.md``: the interface, the cycle schedule, the constants the design needs and the
   command that computes them for a given modulus.
 
@@ -18,6 +18,9 @@ port i to v; ``C`` steps one clock; ``G c`` pulses start_i and waits for done_o,
 c edges after the edge that takes start_i; ``O i v``: output port i must equal v; ``V i j v``
 steps until output i (a read port's valid) is high, at most 16 cycles, then output j must
 equal v. Inputs change half a cycle before the edge, as in ``montlab rtl sim``.
+
+Left out: the per-cycle probes of internal values that ``montlab rtl sim`` checks (an exported
+core is checked at its ports only), and the hardware variants kept to show errata.
 """
 
 from __future__ import annotations
@@ -243,8 +246,6 @@ targets:
       verilator:
         mode: binary
         verilator_options: [--timing]
-      icarus:
-        iverilog_options: [-g2012]
 
 parameters:
 {params}
@@ -320,6 +321,11 @@ def export(spec: HwSpec, ap: HwParams, out: Path, count: int, seed: int) -> dict
 
     if out.exists() and any(out.iterdir()):
         raise ParameterError(f"{out} exists and is not empty")
+    if spec.variant(ap):
+        raise ParameterError(
+            f"{spec.name}: this set is a variant kept to show an erratum "
+            f"({'; '.join(spec.variant(ap))}); it does not compute the product"
+        )
     ports = spec.ports(ap)
     index = {p.name: i for i, p in enumerate(ports)}
     vectors = make_vectors(spec, ap, count, seed)
