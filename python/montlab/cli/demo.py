@@ -76,10 +76,10 @@ def run_one(n: int, algo: str, layer: str, d: int | None) -> dict[str, Any]:
     ok_pow = c == pow(msg, E, n)
     exp_bits = E.bit_length()
     ok_priv = None
-    # The native layer's pow dispatches by size: the row names the kernel that ran it.
-    pow_kernel = eng.kernel_for(E) if isinstance(eng, NativeEngine) else algo
+    # The native layer's pow dispatches by size: the row names the kernel of its last pow.
+    last_exp = d if layer == "native" and d is not None else E
+    pow_kernel = eng.kernel_for(last_exp) if isinstance(eng, NativeEngine) else algo
     if layer == "native" and d is not None:
-        pow_kernel = eng.kernel_for(d) if isinstance(eng, NativeEngine) else algo
         t0 = time.perf_counter()
         back = m.pow(c, d, algo, layer)
         t_pow = time.perf_counter() - t0

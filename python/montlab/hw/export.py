@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from montlab.errors import ParameterError
-from montlab.hw.flow import Vector, make_vectors
-from montlab.hw.specs.base import RTL_DIR, HwParams, HwSpec, Port, rtl_relative
+from montlab.hw.flow import VLT, Vector, make_vectors
+from montlab.hw.specs.base import RTL_DIR, HwParams, HwSpec, Port, RamRead, rtl_relative
 
 #: Cycles a read port may take to return a word (the testbench's limit).
 READ_LIMIT = 16
@@ -44,8 +44,22 @@ def _set_args(ap: HwParams, spec: HwSpec) -> list[str]:
     return [f"--set {k}={v}" for k, v in ap.values.items() if k in keys]
 
 
-def stimulus(spec: HwSpec, ap: HwParams, vec: Vector, k: int, index: dict[str, int]) -> list[str]:
-    """The stimulus lines of operation k (after the idle values and reset)."""
+def core_name(spec: HwSpec, ap: HwParams) -> str:
+    """The core's name (and its file's stem): the top and the parameter values."""
+    return "_".join([spec.top, *(f"{k}{v}" for k, v in ap.values.items())])
+
+
+def stimulus(
+    spec: HwSpec,
+    ap: HwParams,
+    vec: Vector,
+    k: int,
+    index: dict[str, int],
+    cycles: int,
+    reads: list[RamRead],
+) -> list[str]:
+    """The stimulus lines of operation k (after the idle values and reset): ``cycles`` is the
+    schedule's count, ``reads`` the readout (empty: the result port)."""
     m, x, y = vec.m, vec.x, vec.y
     cfg = spec.configure(ap, m)
     want = spec.expect(ap, cfg, x, y, None)
@@ -59,8 +73,7 @@ def stimulus(spec: HwSpec, ap: HwParams, vec: Vector, k: int, index: dict[str, i
         lines.append("C")
     lines += [f"S {index[f'{p}_we_i']} 0" for p in sorted(ports)]
     lines += [f"S {index[name]} {value:x}" for name, value in load.ports.items()]
-    lines.append(f"G {spec.cycles(ap):x}")
-    reads = spec.readout(ap)
+    lines.append(f"G {cycles:x}")
     if not reads:
         lines.append(f"O {index[spec.result_port]} {want:x}")
         return lines
@@ -206,7 +219,7 @@ endmodule
 
 
 def _core(spec: HwSpec, ap: HwParams, files: list[str], tb: str, stim: str) -> str:
-    name = "_".join([spec.top, *(f"{k}{v}" for k, v in ap.values.items())])
+    name = core_name(spec, ap)
     rtl = "\n".join(f"      - {f}" for f in files if not f.endswith(".vlt"))
     vlt = [f for f in files if f.endswith(".vlt")]
     params = "\n".join(
@@ -330,10 +343,8 @@ def export(spec: HwSpec, ap: HwParams, out: Path, count: int, seed: int) -> dict
     ports = spec.ports(ap)
     index = {p.name: i for i, p in enumerate(ports)}
     vectors = make_vectors(spec, ap, count, seed)
-    files = [rtl_relative(f) for f in spec.files()]
-    vlt = RTL_DIR / "lint" / "verilator.vlt"
-    if vlt.is_file():
-        files.append(rtl_relative(vlt))
+    cycles, reads = spec.cycles(ap), spec.readout(ap)
+    files = [rtl_relative(f) for f in [*spec.files(), VLT]]
     for f in files:
         dest = out / f
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -343,7 +354,7 @@ def export(spec: HwSpec, ap: HwParams, out: Path, count: int, seed: int) -> dict
     lines = [f"# {spec.top} {' '.join(_set_args(ap, spec))}: {len(vectors)} operations"]
     lines += [f"S {index[k]} {v:x}" for k, v in spec.load_idle(ap).items()]
     for k, vec in enumerate(vectors):
-        lines += stimulus(spec, ap, vec, k, index)
+        lines += stimulus(spec, ap, vec, k, index, cycles, reads)
     (out / "vectors").mkdir()
     (out / "vectors" / stim).write_text("\n".join(lines) + "\n")
     params = spec.ref_params(ap)
@@ -351,7 +362,7 @@ def export(spec: HwSpec, ap: HwParams, out: Path, count: int, seed: int) -> dict
     write_vector_file(out / "vectors" / f"{spec.top}.jsonl", records)
     (out / "tb").mkdir()
     (out / "tb" / f"{tb}.v").write_text(_testbench(spec, ap, ports, tb, f"vectors/{stim}"))
-    core = out / f"{'_'.join([spec.top, *(f'{k}{v}' for k, v in ap.values.items())])}.core"
+    core = out / f"{core_name(spec, ap)}.core"
     core.write_text(_core(spec, ap, files, tb, stim))
     (out / "README.md").write_text(_readme(spec, ap, ports, files, tb, stim, len(vectors)))
     return {
@@ -362,7 +373,7 @@ def export(spec: HwSpec, ap: HwParams, out: Path, count: int, seed: int) -> dict
         "core": core.name,
         "testbench": f"tb/{tb}.v",
         "vectors": len(vectors),
-        "cycles": spec.cycles(ap),
+        "cycles": cycles,
         "command": shlex.join(["montlab", "rtl", "export", spec.name])
         + " "
         + " ".join(_set_args(ap, spec)),

