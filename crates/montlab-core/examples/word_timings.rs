@@ -1,5 +1,5 @@
 //! Times the word-level kernels, `cios` + `sqr` (R = 2^(64 s)) against the radix-2^52 AVX-512
-//! IFMA kernel (`mont::ifma`), in alternating rounds, medians of the rounds, seeded operands.
+//! IFMA kernel (`mont::amm`), in alternating rounds, medians of the rounds, seeded operands.
 //!
 //! Run as `cargo run --release -p montlab-core --example word_timings -- [BITS ...]`
 //! (default 1024 2048 3072 4096 8192). Two tables per size list:
@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use montlab_core::engine::Thresholds;
-use montlab_core::mont::ifma::IfmaParams;
+use montlab_core::mont::amm::IfmaParams;
 use montlab_core::pow::{window, MontKernel};
 use montlab_core::{FastModulus, Kernel, MontParams, OddModulus};
 
@@ -160,7 +160,7 @@ fn main() {
             Thresholds {
                 spectral_mul_bits: u64::MAX,
                 spectral_pow_bits: 0,
-                ntt64_pow_bits: u64::MAX,
+                ntt_redc_pow_bits: u64::MAX,
             },
         )
         .expect("odd modulus");

@@ -5,28 +5,28 @@
 //! rejects operands `>= N` with [`MontError::OperandOutOfRange`] (nothing is reduced
 //! silently), and returns fully reduced results of exactly `s = ceil(bitlen(N) / 64)` limbs.
 //! The kernels: word-level (`cios` products and `sqr` squarings, R = 2^(64 s)), spectral
-//! (`fmlm3`, R = 2^l + 1) and spectral with a 2-adic setup (`ntt64`, R = 2^l); all are exact at every size, so the table only decides speed. The
+//! (`spectral`, R = 2^l + 1) and spectral with a 2-adic setup (`ntt_redc`, R = 2^l); all are exact at every size, so the table only decides speed. The
 //! spectral kernel is skipped (word-level used instead) for the rare N that shares a factor
 //! with every Fermat number 2^l + 1 tried, see [`SpectralParams::new`].
 //!
-//! Short exponentiations do not build `fmlm3`, whose half-gcd inverse would cost more than the
+//! Short exponentiations do not build `spectral`, whose half-gcd inverse would cost more than the
 //! exponentiation itself: until the exponent bits run on a modulus of a spectral size add up
-//! to [`SHORT_POW_BITS`], `pow` runs on `ntt64` (R = 2^l, [`Ntt64Params`], a 2-adic setup)
-//! from the table's `ntt64_pow_bits`, and on the word-level kernel below it. Past that total,
-//! `fmlm3` is built and used (its setup then pays back).
+//! to [`SHORT_POW_BITS`], `pow` runs on `ntt_redc` (R = 2^l, [`NttRedcParams`], a 2-adic setup)
+//! from the table's `ntt_redc_pow_bits`, and on the word-level kernel below it. Past that total,
+//! `spectral` is built and used (its setup then pays back).
 //!
 //! When the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and
-//! `pow_many` run on the radix-2^52 IFMA kernel ([`crate::mont::ifma`]) instead of `cios` +
+//! `pow_many` run on the radix-2^52 IFMA kernel ([`crate::mont::amm`]) instead of `cios` +
 //! `sqr` for N in [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in
-//! [`IFMA_MUL_BITS`] (both up to [`ifma::MAX_BITS`]); `pow_sec` stays on `cios` + `sqr`.
+//! [`IFMA_MUL_BITS`] (both up to [`amm::MAX_BITS`]); `pow_sec` stays on `cios` + `sqr`.
 //!
-//! Above [`SPECTRAL_MAX_BITS`] (fmlm3's largest transform, 2^22 bits) and up to [`MAX_BITS`]
-//! (2^25 bits) every variable-time operation runs on `ntt64`, whatever the table says: the
+//! Above [`SPECTRAL_MAX_BITS`] (spectral's largest transform, 2^22 bits) and up to [`MAX_BITS`]
+//! (2^25 bits) every variable-time operation runs on `ntt_redc`, whatever the table says: the
 //! word level would be quadratic there. `pow_sec` (word-level, constant time) is refused there.
 //!
 //! Per-modulus precomputation is built on first use and then shared by all threads (word
-//! constants need O(s^2 64) limb operations, `fmlm3` a modular inverse and 3 transforms,
-//! `ntt64` a 2-adic inverse, a reciprocal and 5 transforms).
+//! constants need O(s^2 64) limb operations, `spectral` a modular inverse and 3 transforms,
+//! `ntt_redc` a 2-adic inverse, a reciprocal and 5 transforms).
 //! Batch calls check every operand first, then run on rayon's pool; results come back in
 //! input order. Variable time except [`FastModulus::pow_sec`].
 
@@ -37,10 +37,10 @@ use rayon::prelude::*;
 
 use crate::error::MontError;
 use crate::limb::{self, Limb};
-use crate::mont::ifma::{self, IfmaParams};
+use crate::mont::amm::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
 use crate::pow::{fixed, window, MontKernel};
-use crate::spectral::ntt64::Ntt64Params;
+use crate::spectral::ntt_redc::NttRedcParams;
 use crate::spectral::SpectralParams;
 use crate::stop::Stop;
 
@@ -53,10 +53,10 @@ pub const GENERIC_THRESHOLDS: &str = include_str!("thresholds/generic.toml");
 pub const GENERIC_THRESHOLDS_IFMA: &str = include_str!("thresholds/generic-ifma.toml");
 
 /// The generic table for this CPU: [`GENERIC_THRESHOLDS_IFMA`] when the IFMA word-level
-/// kernel is enabled ([`ifma::enabled`]), else [`GENERIC_THRESHOLDS`].
+/// kernel is enabled ([`amm::enabled`]), else [`GENERIC_THRESHOLDS`].
 #[must_use]
 pub fn generic_thresholds_text() -> &'static str {
-    if ifma::enabled() {
+    if amm::enabled() {
         GENERIC_THRESHOLDS_IFMA
     } else {
         GENERIC_THRESHOLDS
@@ -65,32 +65,32 @@ pub fn generic_thresholds_text() -> &'static str {
 
 /// Sizes of N (bits) whose word-level exponentiations run on the IFMA kernel when available:
 /// from 513 bits (at 512 bits and below `cios` + `sqr` with their fixed-length loops tie or
-/// win) up to the kernel's largest modulus [`ifma::MAX_BITS`]. Whether `pow` is word-level at
-/// all is decided by `spectral_pow_bits`, and for short exponents by `ntt64_pow_bits`.
-pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=ifma::MAX_BITS;
+/// win) up to the kernel's largest modulus [`amm::MAX_BITS`]. Whether `pow` is word-level at
+/// all is decided by `spectral_pow_bits`, and for short exponents by `ntt_redc_pow_bits`.
+pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=amm::MAX_BITS;
 
 /// Sizes of N (bits) whose word-level products (`mul`, `sqr`, `mul_many`) run on the IFMA
 /// kernel when available: two AMMs and the radix conversions against two `cios` products,
 /// which tie near 700 bits and win below. Whether they are word-level at all is decided by
 /// `spectral_mul_bits`.
-pub const IFMA_MUL_BITS: core::ops::RangeInclusive<u64> = 705..=ifma::MAX_BITS;
+pub const IFMA_MUL_BITS: core::ops::RangeInclusive<u64> = 705..=amm::MAX_BITS;
 
-/// The largest modulus (bits) [`FastModulus`] takes: `ntt64`'s largest transform,
-/// 64 [`crate::spectral::ntt64::MAX_LEN`] = 2^25 bits. Larger moduli are refused, not run on
+/// The largest modulus (bits) [`FastModulus`] takes: `ntt_redc`'s largest transform,
+/// 64 [`crate::spectral::ntt_redc::MAX_LEN`] = 2^25 bits. Larger moduli are refused, not run on
 /// the quadratic word level (49 s a product at 10^7 bits).
-pub const MAX_BITS: u64 = 64 * crate::spectral::ntt64::MAX_LEN as u64;
+pub const MAX_BITS: u64 = 64 * crate::spectral::ntt_redc::MAX_LEN as u64;
 
-/// The largest modulus (bits) of `fmlm3` ([`crate::spectral::MAX_TRANSFORM_LEN`]: 2^22 bits)
-/// and of `pow_sec`. Above it, up to [`MAX_BITS`], everything else runs on `ntt64`.
+/// The largest modulus (bits) of `spectral` ([`crate::spectral::MAX_TRANSFORM_LEN`]: 2^22 bits)
+/// and of `pow_sec`. Above it, up to [`MAX_BITS`], everything else runs on `ntt_redc`.
 pub const SPECTRAL_MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u64;
 
-/// Exponent bits (summed over the calls on one modulus) that run without building `fmlm3`.
+/// Exponent bits (summed over the calls on one modulus) that run without building `spectral`.
 /// Its setup (the half-gcd inverse) pays back after about 32 exponent bits from 2^14 to 2^17
 /// bits of N (`bench/short_pow.py`, `docs/short-pow.json`: one-shot calls on the word level,
-/// `ntt64` and `fmlm3`, no IFMA); 64 lets a few e = 65537 calls run before it is built, at
-/// most about twice the better choice made in hindsight. At 2^20 bits and up `ntt64`, whose
+/// `ntt_redc` and `spectral`, no IFMA); 64 lets a few e = 65537 calls run before it is built, at
+/// most about twice the better choice made in hindsight. At 2^20 bits and up `ntt_redc`, whose
 /// six transforms per step run in parallel, wins longer exponents too on two cores, and
-/// `fmlm3` is still built past this budget.
+/// `spectral` is still built past this budget.
 pub const SHORT_POW_BITS: u64 = 64;
 
 /// Size cut-overs between the kernels, in bits of N.
@@ -100,9 +100,9 @@ pub struct Thresholds {
     pub spectral_mul_bits: u64,
     /// From this size on, exponentiations (`pow`, `pow_many`) run spectral.
     pub spectral_pow_bits: u64,
-    /// From this size on (and from `spectral_pow_bits`), short exponentiations run on `ntt64`
+    /// From this size on (and from `spectral_pow_bits`), short exponentiations run on `ntt_redc`
     /// rather than the word-level kernel (see [`SHORT_POW_BITS`]).
-    pub ntt64_pow_bits: u64,
+    pub ntt_redc_pow_bits: u64,
 }
 
 impl Thresholds {
@@ -125,7 +125,7 @@ impl Thresholds {
         let mut t = Self {
             spectral_mul_bits: u64::MAX,
             spectral_pow_bits: u64::MAX,
-            ntt64_pow_bits: u64::MAX,
+            ntt_redc_pow_bits: u64::MAX,
         };
         let mut seen = [false; 3];
         for (i, raw) in text.lines().enumerate() {
@@ -139,7 +139,10 @@ impl Thresholds {
             match key.trim() {
                 "spectral_mul_bits" => (t.spectral_mul_bits, seen[0]) = (value, true),
                 "spectral_pow_bits" => (t.spectral_pow_bits, seen[1]) = (value, true),
-                "ntt64_pow_bits" => (t.ntt64_pow_bits, seen[2]) = (value, true),
+                // `ntt64_pow_bits`: this key's name in tables tuned before `ntt_redc` had an id.
+                "ntt_redc_pow_bits" | "ntt64_pow_bits" => {
+                    (t.ntt_redc_pow_bits, seen[2]) = (value, true);
+                }
                 _ => return Err(bad),
             }
         }
@@ -152,7 +155,7 @@ impl Thresholds {
                 t.spectral_pow_bits = g.spectral_pow_bits;
             }
             if !seen[2] {
-                t.ntt64_pow_bits = g.ntt64_pow_bits;
+                t.ntt_redc_pow_bits = g.ntt_redc_pow_bits;
             }
         }
         Ok(t)
@@ -164,21 +167,21 @@ impl Thresholds {
 pub enum Kernel {
     /// Word-level Montgomery: `cios` products, `sqr` squarings, R = 2^(64 s).
     Word,
-    /// Spectral Montgomery: `fmlm3` over NTTs, R = 2^l + 1.
+    /// Spectral Montgomery: `spectral` over NTTs, R = 2^l + 1.
     Spectral,
-    /// Spectral Montgomery with a 2-adic setup: `ntt64` over NTTs, R = 2^l (short exponents,
+    /// Spectral Montgomery with a 2-adic setup: `ntt_redc` over NTTs, R = 2^l (short exponents,
     /// and every operation above [`SPECTRAL_MAX_BITS`]).
-    Ntt64,
+    NttRedc,
 }
 
 impl Kernel {
-    /// The kernel's short name (`"word"`, `"spectral"` or `"ntt64"`).
+    /// The kernel's short name (`"word"`, `"spectral"` or `"ntt_redc"`).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Self::Word => "word",
             Self::Spectral => "spectral",
-            Self::Ntt64 => "ntt64",
+            Self::NttRedc => "ntt_redc",
         }
     }
 }
@@ -191,8 +194,8 @@ pub struct FastModulus {
     word: OnceLock<MontParams>,
     ifma: OnceLock<Option<IfmaParams>>,
     spectral: OnceLock<Option<SpectralParams>>,
-    ntt64: OnceLock<Option<Ntt64Params>>,
-    /// Exponent bits run so far without `fmlm3` (see [`SHORT_POW_BITS`]).
+    ntt_redc: OnceLock<Option<NttRedcParams>>,
+    /// Exponent bits run so far without `spectral` (see [`SHORT_POW_BITS`]).
     short_bits: AtomicU64,
 }
 
@@ -224,7 +227,7 @@ impl FastModulus {
             word: OnceLock::new(),
             ifma: OnceLock::new(),
             spectral: OnceLock::new(),
-            ntt64: OnceLock::new(),
+            ntt_redc: OnceLock::new(),
             short_bits: AtomicU64::new(0),
         })
     }
@@ -256,7 +259,7 @@ impl FastModulus {
     /// The IFMA constants (built on first use) if N is in `sizes`, the CPU has AVX-512 IFMA
     /// and `MONTLAB_NO_IFMA` is unset; else `None`.
     fn word_ifma(&self, sizes: &core::ops::RangeInclusive<u64>) -> Option<&IfmaParams> {
-        if !(sizes.contains(&self.bits()) && ifma::enabled()) {
+        if !(sizes.contains(&self.bits()) && amm::enabled()) {
             return None;
         }
         self.ifma
@@ -265,7 +268,7 @@ impl FastModulus {
     }
 
     /// True when long-exponent `pow` and `pow_many` run on the IFMA kernel
-    /// ([`FastModulus::pow_kernel`] word-level, which builds `fmlm3` at spectral sizes; N in
+    /// ([`FastModulus::pow_kernel`] word-level, which builds `spectral` at spectral sizes; N in
     /// [`IFMA_POW_BITS`], the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset).
     pub fn pow_uses_ifma(&self) -> bool {
         self.pow_kernel() == Kernel::Word && self.word_ifma(&IFMA_POW_BITS).is_some()
@@ -277,6 +280,33 @@ impl FastModulus {
         self.mul_kernel() == Kernel::Word && self.word_ifma(&IFMA_MUL_BITS).is_some()
     }
 
+    /// The registry id of `kernel` at this size for an operation whose IFMA range is `sizes`:
+    /// `"amm"` or `"cios"` for [`Kernel::Word`], else the kernel's name.
+    fn kernel_id(&self, kernel: Kernel, sizes: &core::ops::RangeInclusive<u64>) -> &'static str {
+        match kernel {
+            Kernel::Word if sizes.contains(&self.bits()) && amm::enabled() => "amm",
+            Kernel::Word => "cios",
+            k => k.name(),
+        }
+    }
+
+    /// The registry id (`"amm"`, `"cios"`, `"spectral"` or `"ntt_redc"`) of the kernel of
+    /// `mul`, `sqr` and `mul_many`.
+    pub fn mul_kernel_id(&self) -> &'static str {
+        self.kernel_id(self.mul_kernel(), &IFMA_MUL_BITS)
+    }
+
+    /// The registry id of [`FastModulus::pow_kernel`] (which may build `spectral`).
+    pub fn pow_kernel_id(&self) -> &'static str {
+        self.kernel_id(self.pow_kernel(), &IFMA_POW_BITS)
+    }
+
+    /// The registry id of [`FastModulus::pow_kernel_for`]: what the next `pow` with an
+    /// `exp_bits`-bit exponent runs on. A query that builds nothing.
+    pub fn pow_kernel_id_for(&self, exp_bits: u64) -> &'static str {
+        self.kernel_id(self.pow_kernel_for(exp_bits), &IFMA_POW_BITS)
+    }
+
     /// The spectral constants (built on first use), or `None` if N has no spectral kernel.
     pub fn spectral(&self) -> Option<&SpectralParams> {
         self.spectral
@@ -284,18 +314,18 @@ impl FastModulus {
             .as_ref()
     }
 
-    /// The `ntt64` constants (built on first use); `None` only above [`MAX_BITS`].
-    pub fn ntt64(&self) -> Option<&Ntt64Params> {
-        self.ntt64
-            .get_or_init(|| Ntt64Params::new(&self.modulus))
+    /// The `ntt_redc` constants (built on first use); `None` only above [`MAX_BITS`].
+    pub fn ntt_redc(&self) -> Option<&NttRedcParams> {
+        self.ntt_redc
+            .get_or_init(|| NttRedcParams::new(&self.modulus))
             .as_ref()
     }
 
-    /// The kernel `pow` and `pow_many` run on for long exponents (`fmlm3` built if needed;
-    /// a modulus that shares a factor with 2^l + 1 runs `ntt64` from `ntt64_pow_bits`).
+    /// The kernel `pow` and `pow_many` run on for long exponents (`spectral` built if needed;
+    /// a modulus that shares a factor with 2^l + 1 runs `ntt_redc` from `ntt_redc_pow_bits`).
     pub fn pow_kernel(&self) -> Kernel {
-        if self.ntt64_only() {
-            return Kernel::Ntt64;
+        if self.ntt_redc_only() {
+            return Kernel::NttRedc;
         }
         match self.pick(self.thresholds.spectral_pow_bits) {
             Kernel::Word if self.bits() >= self.thresholds.spectral_pow_bits => self.short_kernel(),
@@ -304,16 +334,16 @@ impl FastModulus {
     }
 
     /// The kernel the next exponentiation with `exp_bits` exponent bits (summed over a batch)
-    /// runs on; a query that builds nothing. At a spectral size while `fmlm3` is not built,
+    /// runs on; a query that builds nothing. At a spectral size while `spectral` is not built,
     /// and while the exponent bits run on this modulus stay within [`SHORT_POW_BITS`]:
-    /// [`Kernel::Ntt64`] from the table's `ntt64_pow_bits`, [`Kernel::Word`] below. Else the
+    /// [`Kernel::NttRedc`] from the table's `ntt_redc_pow_bits`, [`Kernel::Word`] below. Else the
     /// long-exponent kernel ([`FastModulus::pow_kernel`]), predicted as [`Kernel::Spectral`]
-    /// while `fmlm3` is not built (a modulus that shares a factor with 2^l + 1 turns out
+    /// while `spectral` is not built (a modulus that shares a factor with 2^l + 1 turns out
     /// otherwise once it is).
     pub fn pow_kernel_for(&self, exp_bits: u64) -> Kernel {
         let bits = self.bits();
-        if self.ntt64_only() {
-            return Kernel::Ntt64;
+        if self.ntt_redc_only() {
+            return Kernel::NttRedc;
         }
         if bits < self.thresholds.spectral_pow_bits {
             return Kernel::Word;
@@ -332,11 +362,11 @@ impl FastModulus {
         }
     }
 
-    /// The kernel of an exponentiation without `fmlm3`: `ntt64` from `ntt64_pow_bits` (it
+    /// The kernel of an exponentiation without `spectral`: `ntt_redc` from `ntt_redc_pow_bits` (it
     /// takes every odd N up to [`MAX_BITS`]), the word level below.
     fn short_kernel(&self) -> Kernel {
-        if self.bits() >= self.thresholds.ntt64_pow_bits {
-            Kernel::Ntt64
+        if self.bits() >= self.thresholds.ntt_redc_pow_bits {
+            Kernel::NttRedc
         } else {
             Kernel::Word
         }
@@ -344,10 +374,10 @@ impl FastModulus {
 
     /// The kernel this exponentiation runs on ([`FastModulus::pow_kernel_for`]): reserves its
     /// exponent bits from the short budget (atomically, so concurrent calls cannot overrun
-    /// it) or builds `fmlm3`.
+    /// it) or builds `spectral`.
     fn take_pow_kernel(&self, exp_bits: u64) -> Kernel {
-        if self.ntt64_only() {
-            return Kernel::Ntt64;
+        if self.ntt_redc_only() {
+            return Kernel::NttRedc;
         }
         if self.bits() < self.thresholds.spectral_pow_bits {
             return Kernel::Word;
@@ -369,14 +399,14 @@ impl FastModulus {
 
     /// The kernel `mul`, `sqr` and `mul_many` run on.
     pub fn mul_kernel(&self) -> Kernel {
-        if self.ntt64_only() {
-            return Kernel::Ntt64;
+        if self.ntt_redc_only() {
+            return Kernel::NttRedc;
         }
         self.pick(self.thresholds.spectral_mul_bits)
     }
 
-    /// True above [`SPECTRAL_MAX_BITS`], where only `ntt64` is sub-quadratic.
-    fn ntt64_only(&self) -> bool {
+    /// True above [`SPECTRAL_MAX_BITS`], where only `ntt_redc` is sub-quadratic.
+    fn ntt_redc_only(&self) -> bool {
         self.bits() > SPECTRAL_MAX_BITS
     }
 
@@ -442,7 +472,11 @@ impl FastModulus {
         }
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), x, y),
-            Kernel::Ntt64 => run(self.ntt64().expect("every N up to MAX_BITS has it"), x, y),
+            Kernel::NttRedc => run(
+                self.ntt_redc().expect("every N up to MAX_BITS has it"),
+                x,
+                y,
+            ),
             Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
                 Some(k) => k.mul_mod(x, y),
                 None => run(self.word(), x, y),
@@ -486,8 +520,8 @@ impl FastModulus {
         stop: &Stop,
     ) -> Result<Vec<Limb>, MontError> {
         match kernel {
-            Kernel::Ntt64 => window::pow_vartime_until(
-                self.ntt64().expect("every N up to MAX_BITS has it"),
+            Kernel::NttRedc => window::pow_vartime_until(
+                self.ntt_redc().expect("every N up to MAX_BITS has it"),
                 base,
                 exp,
                 stop,
@@ -526,7 +560,7 @@ impl FastModulus {
         exp: &[Limb],
         stop: &Stop,
     ) -> Result<Vec<Limb>, MontError> {
-        if self.ntt64_only() {
+        if self.ntt_redc_only() {
             return Err(MontError::SecModulusTooLarge {
                 bits: self.bits(),
                 max: SPECTRAL_MAX_BITS,
@@ -655,8 +689,8 @@ impl FastModulus {
             Kernel::Spectral => {
                 let _ = self.spectral();
             }
-            Kernel::Ntt64 => {
-                let _ = self.ntt64();
+            Kernel::NttRedc => {
+                let _ = self.ntt_redc();
             }
             Kernel::Word => {
                 if self.word_ifma(ifma_sizes).is_none() {
@@ -683,7 +717,7 @@ mod tests {
             let t = Thresholds::parse(text).unwrap();
             assert!(t.spectral_mul_bits > 0 && t.spectral_pow_bits > 0);
             assert!(t.spectral_pow_bits < u64::MAX && t.spectral_mul_bits < u64::MAX);
-            assert!(t.ntt64_pow_bits > 0 && t.ntt64_pow_bits < u64::MAX);
+            assert!(t.ntt_redc_pow_bits > 0 && t.ntt_redc_pow_bits < u64::MAX);
         }
         assert_eq!(
             Thresholds::generic(),
@@ -696,9 +730,9 @@ mod tests {
         let t = Thresholds::parse("# tuned\n[thresholds]\nspectral_mul_bits = 1_000\n").unwrap();
         assert_eq!(t.spectral_mul_bits, 1000);
         assert_eq!(t.spectral_pow_bits, Thresholds::generic().spectral_pow_bits);
-        assert_eq!(t.ntt64_pow_bits, Thresholds::generic().ntt64_pow_bits);
-        let t = Thresholds::parse("ntt64_pow_bits = 7").unwrap();
-        assert_eq!(t.ntt64_pow_bits, 7);
+        assert_eq!(t.ntt_redc_pow_bits, Thresholds::generic().ntt_redc_pow_bits);
+        let t = Thresholds::parse("ntt_redc_pow_bits = 7").unwrap();
+        assert_eq!(t.ntt_redc_pow_bits, 7);
         assert_eq!(
             Thresholds::parse("a = 1"),
             Err(MontError::InvalidThresholds { line: 1 })
@@ -718,7 +752,7 @@ mod tests {
         let t = Thresholds {
             spectral_mul_bits: 128,
             spectral_pow_bits: 129,
-            ntt64_pow_bits: 1,
+            ntt_redc_pow_bits: 1,
         };
         let m = FastModulus::with_thresholds(&[u64::MAX, u64::MAX], t).unwrap();
         assert_eq!(
@@ -731,31 +765,31 @@ mod tests {
             (Kernel::Word, Kernel::Word)
         );
         assert_eq!(Kernel::Spectral.name(), "spectral");
-        assert_eq!(Kernel::Ntt64.name(), "ntt64");
+        assert_eq!(Kernel::NttRedc.name(), "ntt_redc");
     }
 
     #[test]
-    fn short_exponents_skip_the_fmlm3_setup() {
+    fn short_exponents_skip_the_spectral_setup() {
         let big = |l: &[u64]| crate::bigarith::from_limbs(l);
         let t = Thresholds {
             spectral_mul_bits: 64,
             spectral_pow_bits: 64,
-            ntt64_pow_bits: 32768,
+            ntt_redc_pow_bits: 32768,
         };
-        // 513 limbs: above ntt64_pow_bits, transform length 1024.
+        // 513 limbs: above ntt_redc_pow_bits, transform length 1024.
         let mut next = crate::bigarith::tests::rng(17);
         let mut n: Vec<u64> = (0..513).map(|_| next()).collect();
         n[0] |= 1;
         let x: Vec<u64> = n.iter().map(|&l| l >> 1).collect();
         let m = FastModulus::with_thresholds(&n, t).unwrap();
-        let short = Kernel::Ntt64;
+        let short = Kernel::NttRedc;
         let e17 = [0x1_0001u64];
         let want = big(&x).modpow(&big(&e17), &big(&n));
         assert_eq!(m.pow_kernel_for(17), short);
         assert_eq!(big(&m.pow(&x, &e17).unwrap()), want);
         assert!(
             m.spectral.get().is_none(),
-            "a short pow must not build fmlm3"
+            "a short pow must not build spectral"
         );
         // 17 + 17 + 20 bits stay short; 10 more reach SHORT_POW_BITS, 11 pass it.
         assert_eq!(big(&m.pow(&x, &e17).unwrap()), want);
@@ -769,7 +803,7 @@ mod tests {
         let want23 = big(&x).modpow(&big(&e23), &big(&n));
         assert_eq!(big(&m.pow(&x, &e23).unwrap()), want23);
         assert!(m.spectral.get().is_some());
-        // A long exponent is predicted on fmlm3 (its call builds it); below ntt64_pow_bits short
+        // A long exponent is predicted on spectral (its call builds it); below ntt_redc_pow_bits short
         // ones run word-level.
         let m = FastModulus::with_thresholds(&n, t).unwrap();
         assert_eq!(m.pow_kernel_for(65), Kernel::Spectral);
@@ -808,12 +842,12 @@ mod tests {
     }
 
     #[test]
-    fn above_fmlm3_everything_but_pow_sec_runs_ntt64() {
+    fn above_spectral_everything_but_pow_sec_runs_ntt_redc() {
         // Whatever the table says: the word level would be quadratic there.
         let t = Thresholds {
             spectral_mul_bits: u64::MAX,
             spectral_pow_bits: u64::MAX,
-            ntt64_pow_bits: u64::MAX,
+            ntt_redc_pow_bits: u64::MAX,
         };
         let mut n = vec![0u64; (SPECTRAL_MAX_BITS / 64) as usize];
         n[0] = 1;
@@ -836,9 +870,14 @@ mod tests {
                     m.pow_kernel_for(1),
                     m.pow_kernel_for(1 << 20)
                 ),
-                (Kernel::Ntt64, Kernel::Ntt64, Kernel::Ntt64, Kernel::Ntt64)
+                (
+                    Kernel::NttRedc,
+                    Kernel::NttRedc,
+                    Kernel::NttRedc,
+                    Kernel::NttRedc
+                )
             );
-            assert_eq!(m.take_pow_kernel(1 << 20), Kernel::Ntt64);
+            assert_eq!(m.take_pow_kernel(1 << 20), Kernel::NttRedc);
             assert_eq!(
                 m.pow_sec(&[3], &[5]),
                 Err(MontError::SecModulusTooLarge {
@@ -846,13 +885,13 @@ mod tests {
                     max: SPECTRAL_MAX_BITS
                 })
             );
-            // Nothing quadratic or fmlm3 was built by asking.
+            // Nothing quadratic or spectral was built by asking.
             assert!(m.word.get().is_none() && m.spectral.get().is_none());
         }
     }
 
     #[test]
-    fn sizes_above_the_ntt64_range_are_refused() {
+    fn sizes_above_the_ntt_redc_range_are_refused() {
         let mut n = vec![0u64; (MAX_BITS / 64) as usize];
         n[0] = 1;
         *n.last_mut().unwrap() = 1 << 63; // exactly MAX_BITS bits

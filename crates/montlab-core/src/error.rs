@@ -60,6 +60,20 @@ pub enum MontError {
     },
     /// The computation was stopped through its [`crate::stop::Stop`] flag before it finished.
     Interrupted,
+    /// A kernel asked for by name needs an instruction set this CPU lacks.
+    KernelNotOnCpu {
+        /// The kernel's registry id.
+        kernel: &'static str,
+        /// What it needs.
+        needs: &'static str,
+    },
+    /// A kernel asked for by name cannot take this modulus; `reason` says why.
+    KernelRefusesModulus {
+        /// The kernel's registry id.
+        kernel: &'static str,
+        /// Why, as a phrase.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for MontError {
@@ -98,6 +112,13 @@ impl fmt::Display for MontError {
                 "threshold table line {line}: expected `key = non-negative integer` with a known key, a [section] or a # comment"
             ),
             Self::Interrupted => f.write_str("the computation was interrupted before it finished"),
+            Self::KernelNotOnCpu { kernel, needs } => write!(
+                f,
+                "the {kernel} kernel needs {needs}, which this CPU lacks (FastModulus picks a kernel this CPU runs)"
+            ),
+            Self::KernelRefusesModulus { kernel, reason } => {
+                write!(f, "the {kernel} kernel cannot take this modulus: {reason}")
+            }
         }
     }
 }
@@ -136,5 +157,15 @@ mod tests {
             .to_string()
             .contains("pow_sec"));
         assert!(MontError::Interrupted.to_string().contains("interrupted"));
+        let e = MontError::KernelNotOnCpu {
+            kernel: "amm",
+            needs: "AVX-512 IFMA",
+        };
+        assert!(e.to_string().contains("amm kernel needs AVX-512 IFMA"));
+        let e = MontError::KernelRefusesModulus {
+            kernel: "spectral",
+            reason: "it shares a factor with R",
+        };
+        assert!(e.to_string().contains("spectral kernel cannot take"));
     }
 }

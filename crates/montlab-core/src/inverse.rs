@@ -1,6 +1,6 @@
 //! Modular inverse: Lehmer's extended Euclidean algorithm, and above 2^17 bits a half-gcd
 //! recursion on top of it, for per-modulus precomputation; and the inverse modulo a power of
-//! two by Newton-Hensel lifting ([`inverse_mod_pow2`], O(M(n)): the `ntt64` setup).
+//! two by Newton-Hensel lifting ([`inverse_mod_pow2`], O(M(n)): the `ntt_redc` setup).
 //!
 //! Citation: D. E. Knuth, "The Art of Computer Programming", Vol. 2, 3rd ed., Sec. 4.5.2,
 //! Algorithm L (Lehmer's gcd), with the cofactors carried along (A. Menezes et al., "Handbook

@@ -41,4 +41,4 @@ pub use stop::Stop;
 ///
 /// Must equal the ids whose `layers` contain `"native"` in `python/montlab/algorithms.toml`;
 /// `tests/algorithms.rs` checks both directions.
-pub const NATIVE_ALGORITHMS: &[&str] = &["cios"];
+pub const NATIVE_ALGORITHMS: &[&str] = &["amm", "cios", "ntt_redc", "spectral"];

@@ -1,6 +1,6 @@
 //! `FastModulus` against the num-bigint oracle on both sides of every threshold: the generic
-//! table's cut-overs (exact sizes cut - 65 .. cut + 64, and ntt64_pow_bits with e = 65537,
-//! where `pow` runs before anything builds fmlm3), tables moved down to small sizes so
+//! table's cut-overs (exact sizes cut - 65 .. cut + 64, and ntt_redc_pow_bits with e = 65537,
+//! where `pow` runs before anything builds spectral), tables moved down to small sizes so
 //! proptest reaches the spectral kernel on 1..=64-limb moduli, edge moduli (2^k +- small,
 //! all-ones) with x = y = N - 1, constant-time `pow_sec`, and the batch calls.
 
@@ -28,7 +28,7 @@ fn check(
         )
     };
     let s = m.modulus().len();
-    // pow first: before mul builds fmlm3, a short exponent runs on ntt64 (from its cut).
+    // pow first: before mul builds spectral, a short exponent runs on ntt_redc (from its cut).
     let want = oracle_pow(x, e, n);
     let got = m
         .pow(&limbs(x), &limbs(e))
@@ -79,11 +79,11 @@ fn both_sides_of_the_generic_thresholds() {
                     Kernel::Word
                 }
             };
-            // A fresh 64-bit exponent: short, so ntt64 or the word level, fmlm3 not built.
-            let short = if bits < t.spectral_pow_bits || bits < t.ntt64_pow_bits {
+            // A fresh 64-bit exponent: short, so ntt_redc or the word level, spectral not built.
+            let short = if bits < t.spectral_pow_bits || bits < t.ntt_redc_pow_bits {
                 Kernel::Word
             } else {
-                Kernel::Ntt64
+                Kernel::NttRedc
             };
             assert_eq!(m.pow_kernel_for(64), short);
             let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
@@ -92,13 +92,13 @@ fn both_sides_of_the_generic_thresholds() {
             assert_eq!(m.pow_kernel(), side(t.spectral_pow_bits));
         }
     }
-    // Both sides of ntt64_pow_bits, with the short exponent 65537.
-    let cut = t.ntt64_pow_bits;
+    // Both sides of ntt_redc_pow_bits, with the short exponent 65537.
+    let cut = t.ntt_redc_pow_bits;
     for bits in [cut - 1, cut, cut + 1] {
         let n = modulus_of(&mut rng, bits);
         let m = FastModulus::new(&limbs(&n)).unwrap();
         let want = if bits >= cut && bits >= t.spectral_pow_bits {
-            Kernel::Ntt64
+            Kernel::NttRedc
         } else {
             Kernel::Word
         };
@@ -118,7 +118,7 @@ fn edge_moduli_on_both_kernels() {
         let t = Thresholds {
             spectral_mul_bits: cut,
             spectral_pow_bits: cut,
-            ntt64_pow_bits: cut,
+            ntt_redc_pow_bits: cut,
         };
         for n in edge_moduli().into_iter().filter(|n| n.bits() <= 1100) {
             let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -144,7 +144,7 @@ proptest! {
         cut in 2u64..4096,
         e in proptest::collection::vec(any::<u64>(), 0..3),
     ) {
-        let t = Thresholds { spectral_mul_bits: cut, spectral_pow_bits: cut, ntt64_pow_bits: cut };
+        let t = Thresholds { spectral_mul_bits: cut, spectral_pow_bits: cut, ntt_redc_pow_bits: cut };
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
         if let Err(msg) = check(&m, &n, &x, &y, &big(&e)) {
             return Err(TestCaseError::fail(msg));
@@ -160,7 +160,7 @@ fn batches_keep_input_order() {
         let t = Thresholds {
             spectral_mul_bits: cut,
             spectral_pow_bits: cut,
-            ntt64_pow_bits: cut,
+            ntt_redc_pow_bits: cut,
         };
         let n = modulus_of(&mut rng, 1000);
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -219,7 +219,7 @@ fn rejects_bad_input() {
 }
 
 #[test]
-fn fermat_factor_moduli_skip_fmlm3() {
+fn fermat_factor_moduli_skip_spectral() {
     // A 20,127-bit N that is a multiple of a factor of each of 2^(64P) + 1 for P = 512, 1024,
     // 2048 and 4096 (F15 .. F18): the spectral kernel at N's own length P = 512 does not
     // exist, and no longer transform is tried (it would take P = 8192, 20x slower), so every
@@ -239,19 +239,19 @@ fn fermat_factor_moduli_skip_fmlm3() {
     let t = Thresholds {
         spectral_mul_bits: 2,
         spectral_pow_bits: 2,
-        ntt64_pow_bits: 2,
+        ntt_redc_pow_bits: 2,
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
     assert!(m.spectral().is_none());
-    // Exponentiations run on ntt64 (R = 2^l takes every odd N) from ntt64_pow_bits.
+    // Exponentiations run on ntt_redc (R = 2^l takes every odd N) from ntt_redc_pow_bits.
     assert_eq!(
         (m.mul_kernel(), m.pow_kernel()),
-        (Kernel::Word, Kernel::Ntt64)
+        (Kernel::Word, Kernel::NttRedc)
     );
     let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
     check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
     let t = Thresholds {
-        ntt64_pow_bits: u64::MAX,
+        ntt_redc_pow_bits: u64::MAX,
         ..t
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();

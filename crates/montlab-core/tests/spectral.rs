@@ -1,4 +1,4 @@
-//! `spectral::fmlm3` against the num-bigint oracle: Montgomery products with R = 2^l + 1 and
+//! `spectral::kernel` against the num-bigint oracle: Montgomery products with R = 2^l + 1 and
 //! exponentiation, on proptest moduli of 1..=64 limbs, structured edge moduli, forced longer
 //! transforms, moduli that share a factor with 2^l + 1, and long transforms (P up to 1024,
 //! where the IFMA loads, products, transforms and CRT run when the CPU has them).
@@ -31,7 +31,7 @@ fn check_mul(p: &SpectralParams, n: &BigUint, x: &BigUint, y: &BigUint) -> Resul
     let want = oracle(x, y, n, p.l_bits());
     if strip(got.clone()) != limbs(&want) {
         return Err(format!(
-            "fmlm3 mont_mul: got {:#x} want {want:#x}; P={} {}",
+            "spectral mont_mul: got {:#x} want {want:#x}; P={} {}",
             big(&got),
             p.transform_len(),
             hexdump(&[("N", n), ("x", x), ("y", y)])

@@ -1,4 +1,6 @@
-//! Known-answer tests: every `cios` record with w = 64 (or no w) in the shared vector files.
+//! Known-answer tests: every `cios` record with w = 64 (or no w), every `amm` record with w = 52
+//! (on CPUs with AVX-512 IFMA) and every `spectral` and `ntt_redc` record in the shared vector
+//! files.
 //!
 //! * `"mul"` records: `result` must equal `cios::mont_mul(x, y)` and, when present, `r` must be
 //!   this engine's R = 2^(64 s) and `bound` must be 1 (CIOS output is fully reduced).
@@ -157,7 +159,7 @@ fn cios_vectors_match() {
 /// subtraction), not only the same residue.
 #[test]
 fn amm_vectors_match() {
-    use montlab_core::mont::ifma::{self, IfmaParams};
+    use montlab_core::mont::amm::{self, IfmaParams};
     use montlab_core::OddModulus;
     use num_bigint::BigUint;
 
@@ -168,7 +170,7 @@ fn amm_vectors_match() {
         .filter(|r| r.param("w").is_none_or(|w| w == 52))
         .collect();
     assert!(amm.len() > 100, "amm records with w = 52 in {files} files");
-    if !ifma::available() {
+    if !amm::available() {
         let _ = writeln!(std::io::stderr(), "amm KAT: no AVX-512 IFMA here, skipped");
         return;
     }
@@ -203,4 +205,58 @@ fn amm_vectors_match() {
         amm.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The spectral kernels against every `spectral` and `ntt_redc` record: the same result, the
+/// transform length and R from the record's parameters.
+#[test]
+fn spectral_vectors_match() {
+    use montlab_core::spectral::{NttRedcParams, SpectralParams};
+    use montlab_core::OddModulus;
+
+    let (records, files) = vectors::load_all().unwrap_or_else(|e| panic!("vector files: {e}"));
+    let mut failures = Vec::new();
+    let mut checked = [0usize; 2];
+    for (i, algo) in ["spectral", "ntt_redc"].into_iter().enumerate() {
+        for rec in records
+            .iter()
+            .filter(|r| r.algo() == Some(algo) && r.kind() == "mul")
+        {
+            let get = |k: &str| unsigned(&rec.req(k).unwrap()).unwrap();
+            let (n, x, y, want) = (get("modulus"), get("x"), get("y"), get("result"));
+            let p = usize::try_from(rec.param("P").expect("P in params")).unwrap();
+            let m = OddModulus::new(&n).unwrap();
+            let (got, l, plus) = if algo == "spectral" {
+                let k = SpectralParams::with_len(&m, p).expect("a spectral record's N and P");
+                (k.mont_mul(&x, &y).unwrap(), k.l_bits(), 1u8)
+            } else {
+                let k = NttRedcParams::new(&m).unwrap();
+                assert_eq!(k.transform_len(), p, "{}: P", rec.source);
+                (k.mont_mul(&x, &y).unwrap(), k.l_bits(), 0u8)
+            };
+            if let Some(r) = rec.int("r").unwrap() {
+                assert_eq!(r, (BigInt::one() << l) + plus, "{}: r", rec.source);
+            }
+            if strip(got.clone()) != strip(want.clone()) {
+                failures.push(format!("{}: got {got:x?}, want {want:x?}", rec.source));
+            }
+            checked[i] += 1;
+        }
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "spectral KAT: {} spectral and {} ntt_redc records from {files} files",
+        checked[0],
+        checked[1]
+    );
+    assert!(checked.iter().all(|&c| c > 100), "records: {checked:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Limbs without leading zeros.
+fn strip(mut v: Vec<u64>) -> Vec<u64> {
+    while v.last() == Some(&0) {
+        v.pop();
+    }
+    v
 }

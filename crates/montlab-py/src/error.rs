@@ -49,13 +49,16 @@ impl From<Error> for PyErr {
             MontError::EvenModulus
             | MontError::ModulusTooSmall
             | MontError::ModulusTooLarge { .. }
-            | MontError::SecModulusTooLarge { .. } => ModulusError::new_err(msg),
+            | MontError::SecModulusTooLarge { .. }
+            | MontError::KernelRefusesModulus { .. } => ModulusError::new_err(msg),
             MontError::OperandOutOfRange { .. }
             | MontError::NegativeOperand { .. }
             | MontError::NegativeExponent
             | MontError::EmptyBatch
             | MontError::BatchLengthMismatch { .. } => OperandError::new_err(msg),
-            MontError::InvalidThresholds { .. } => ParameterError::new_err(msg),
+            MontError::InvalidThresholds { .. } | MontError::KernelNotOnCpu { .. } => {
+                ParameterError::new_err(msg)
+            }
             // MontError is #[non_exhaustive]: a variant added to the core before it is mapped
             // here still surfaces as the catch-all base class rather than a panic.
             _ => MontlabError::new_err(msg),

@@ -14,6 +14,7 @@
 
 mod error;
 mod interrupt;
+mod kernels;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
@@ -28,7 +29,7 @@ use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use crate::error::{Error, OperandTypeError};
 
 /// An integer argument: an int or an object with `__index__` (gmpy2, numpy), never bool.
-struct Int(BigInt);
+pub(crate) struct Int(BigInt);
 
 impl std::ops::Deref for Int {
     type Target = BigInt;
@@ -97,7 +98,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for IntList {
 }
 
 /// Limbs of a modulus; anything <= 1 (negative included) is "too small".
-fn modulus_limbs(n: &BigInt) -> Result<Vec<u64>, Error> {
+pub(crate) fn modulus_limbs(n: &BigInt) -> Result<Vec<u64>, Error> {
     match n.sign() {
         Sign::Plus => Ok(n.magnitude().to_u64_digits()),
         Sign::Minus | Sign::NoSign => Err(MontError::ModulusTooSmall.into()),
@@ -105,7 +106,7 @@ fn modulus_limbs(n: &BigInt) -> Result<Vec<u64>, Error> {
 }
 
 /// Limbs of an operand; the upper bound `< N` is the core's check.
-fn operand_limbs(x: &BigInt, which: &'static str) -> Result<Vec<u64>, Error> {
+pub(crate) fn operand_limbs(x: &BigInt, which: &'static str) -> Result<Vec<u64>, Error> {
     match x.sign() {
         Sign::Minus => Err(MontError::NegativeOperand { which }.into()),
         Sign::Plus | Sign::NoSign => Ok(x.magnitude().to_u64_digits()),
@@ -113,7 +114,7 @@ fn operand_limbs(x: &BigInt, which: &'static str) -> Result<Vec<u64>, Error> {
 }
 
 /// Limbs of an exponent, which has no upper bound.
-fn exponent_limbs(e: &BigInt) -> Result<Vec<u64>, Error> {
+pub(crate) fn exponent_limbs(e: &BigInt) -> Result<Vec<u64>, Error> {
     match e.sign() {
         Sign::Minus => Err(MontError::NegativeExponent.into()),
         Sign::Plus | Sign::NoSign => Ok(e.magnitude().to_u64_digits()),
@@ -134,24 +135,24 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
     BTreeMap::from([
         ("spectral_mul_bits", t.spectral_mul_bits),
         ("spectral_pow_bits", t.spectral_pow_bits),
-        ("ntt64_pow_bits", t.ntt64_pow_bits),
+        ("ntt_redc_pow_bits", t.ntt_redc_pow_bits),
     ])
 }
 
 /// Products of an exponentiation by `e` (limbs), estimated for the choice inline or worker:
 /// one squaring per bit of the limbs plus a table of at most 2^7 entries (high for short
 /// exponents, low for long ones, whose window multiplications are not counted).
-fn pow_products(e: &[u64]) -> u128 {
+pub(crate) fn pow_products(e: &[u64]) -> u128 {
     64 * e.len() as u128 + 128
 }
 
 /// Estimated work of a per-modulus setup on `limbs` limbs: about `limbs` products.
-fn setup_work(limbs: usize) -> u128 {
+pub(crate) fn setup_work(limbs: usize) -> u128 {
     interrupt::work(limbs, limbs as u128)
 }
 
 /// A Python int from little-endian `u64` limbs (leading zero limbs allowed).
-fn to_int(limbs: &[u64]) -> BigUint {
+pub(crate) fn to_int(limbs: &[u64]) -> BigUint {
     BigUint::new(
         limbs
             .iter()
@@ -290,8 +291,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Exponents {
 }
 
 /// Fast modular arithmetic modulo one odd N > 1: each operation runs on the kernel the
-/// threshold table picks for N's size (word-level CIOS or IFMA, spectral FMLM3 over NTTs, or
-/// for short exponents NTT64, Montgomery with R = 2^l and a cheap setup).
+/// threshold table picks for N's size (word-level `cios`, or `amm` on IFMA; `spectral` over
+/// NTTs; for short exponents `ntt_redc`, Montgomery with R = 2^l and a cheap setup).
 ///
 /// Every method takes and returns ordinary (not Montgomery) non-negative ints; operands must be
 /// below N (never reduced silently) and results are fully reduced.
@@ -326,28 +327,30 @@ impl FastModulus {
         self.inner.bits()
     }
 
-    /// Kernel of `mul`, `sqr` and `mul_many`: "word" or "spectral".
+    /// Kernel of `mul`, `sqr` and `mul_many`: "amm", "cios", "spectral" or "ntt_redc" (the
+    /// registry ids).
     #[getter]
     fn mul_kernel(&self, py: Python<'_>) -> &'static str {
-        py.detach(|| self.inner.mul_kernel().name())
+        py.detach(|| self.inner.mul_kernel_id())
     }
 
-    /// Kernel of `pow` and `pow_many` for long exponents: "word", "spectral", or "ntt64" (a
-    /// modulus without a spectral kernel). Builds the spectral setup, after which short
-    /// exponents run on it too.
+    /// Kernel of `pow` and `pow_many` for long exponents: "amm", "cios", "spectral", or
+    /// "ntt_redc" (a modulus without a spectral kernel). Builds the spectral setup, after which
+    /// short exponents run on it too.
     #[getter]
     fn pow_kernel(&self, py: Python<'_>) -> &'static str {
-        py.detach(|| self.inner.pow_kernel().name())
+        py.detach(|| self.inner.pow_kernel_id())
     }
 
-    /// Kernel the next `pow(x, exp)` runs on: "word", "spectral", or "ntt64" (a short exponent
-    /// at a spectral size while the spectral setup is not built). A query: builds nothing.
+    /// Kernel the next `pow(x, exp)` runs on: "amm", "cios", "spectral", or "ntt_redc" (a short
+    /// exponent at a spectral size while the spectral setup is not built). A query: builds
+    /// nothing.
     fn pow_kernel_for(&self, py: Python<'_>, exp: Int) -> Result<&'static str, Error> {
         let e = exponent_limbs(&exp)?;
         let bits = e
             .last()
             .map_or(0, |l| e.len() as u64 * 64 - u64::from(l.leading_zeros()));
-        Ok(py.detach(|| self.inner.pow_kernel_for(bits).name()))
+        Ok(py.detach(|| self.inner.pow_kernel_id_for(bits)))
     }
 
     /// The threshold table this modulus dispatches with.
@@ -474,6 +477,8 @@ mod native {
     use pyo3::prelude::*;
     use pyo3::types::PyTuple;
 
+    #[pymodule_export]
+    use super::kernels::{Amm, NttRedc, Spectral};
     #[pymodule_export]
     use super::{powm, set_thresholds, thresholds, Cios, FastModulus};
 

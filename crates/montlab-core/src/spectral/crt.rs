@@ -6,10 +6,10 @@
 //! FMLM3, eqs. (11)-(12) (SPEC §1.4 steps 13-14), with the residue ring Q = q1 q2 q3 in place of
 //! the Fermat ring M.
 //!
-//! Coefficient bounds (u = 64, digits < 2^64, Q > 2^149.99; P <= 2^16 for `fmlm3`, P <= 2^19
-//! for `ntt64`):
-//! * cyclic sums of two products (`fmlm3`): 0 <= c_n <= 2 P (2^64 - 1)^2 < 2^145 < Q, read as is;
-//! * cyclic single products (`ntt64`): 0 <= c_n <= P (2^64 - 1)^2 < 2^147 < Q;
+//! Coefficient bounds (u = 64, digits < 2^64, Q > 2^149.99; P <= 2^16 for `spectral`, P <= 2^19
+//! for `ntt_redc`):
+//! * cyclic sums of two products (`spectral`): 0 <= c_n <= 2 P (2^64 - 1)^2 < 2^145 < Q, read as is;
+//! * cyclic single products (`ntt_redc`): 0 <= c_n <= P (2^64 - 1)^2 < 2^147 < Q;
 //! * plain products of [`super::product`] (one cyclic product, length L <= 2^21):
 //!   0 <= c_n <= L (2^64 - 1)^2 < 2^149 < Q;
 //! * nega-cyclic single products: |c_n| <= P (2^64 - 1)^2 < 2^147 < Q / 2, read from the

@@ -1,30 +1,33 @@
 //! Spectral Montgomery multiplication for large moduli: McLaughlin's wrap-around Montgomery
-//! (FMLM3) with cyclic and nega-cyclic number-theoretic transforms over three 50-bit primes.
+//! (the FMLM3 paper's framework) with cyclic and nega-cyclic number-theoretic transforms over
+//! three 50-bit primes.
 //!
 //! * [`prime`]: the primes and their Shoup / Montgomery word products;
 //! * [`ntt`]: length-P cyclic and nega-cyclic transforms (portable loops);
 //! * `ifma`: the same butterflies on AVX-512 IFMA, behind runtime detection (x86-64 only);
 //! * [`crt`]: Garner's CRT and the carry folding modulo 2^l -+ 1; `ifma_crt`: its Garner step
 //!   on AVX-512 IFMA (x86-64 only);
-//! * [`fmlm3`]: the Montgomery kernel ([`SpectralParams`]), an exponentiation kernel;
-//! * [`ntt64`]: Montgomery with R = 2^l on the same transforms, whose setup is 2-adic (short
-//!   exponentiations).
+//! * [`kernel`]: the `spectral` Montgomery kernel ([`SpectralParams`], R = 2^l + 1), an
+//!   exponentiation kernel;
+//! * [`ntt_redc`]: the `ntt_redc` kernel, Montgomery with R = 2^l on the same transforms,
+//!   whose setup is 2-adic (short exponentiations).
 //!
 //! Why these transforms, and the measurements behind the choice: `docs/performance.md`,
 //! sections "Kernels" and "Transform machinery".
 
 pub mod crt;
-pub mod fmlm3;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 #[cfg(target_arch = "x86_64")]
 mod ifma_crt;
+pub mod kernel;
 pub mod ntt;
-pub mod ntt64;
+pub mod ntt_redc;
+pub use ntt_redc::{NttRedcParams, NttRedcTrace};
 pub mod prime;
 pub mod product;
 
-pub use fmlm3::{SpectralElem, SpectralParams, SpectralScratch, MAX_TRANSFORM_LEN};
+pub use kernel::{SpectralElem, SpectralParams, SpectralScratch, SpectralTrace, MAX_TRANSFORM_LEN};
 
 /// True when the transforms run on AVX-512 IFMA (x86-64 CPUs that have it, unless the
 /// environment variable `MONTLAB_NO_IFMA` is set, which forces the portable loops).

@@ -4,7 +4,7 @@
 //! Citation: multiplication by number-theoretic transforms modulo several primes and CRT
 //! (J. M. Pollard, "The fast Fourier transform in a finite field", Math. Comp. 25, 1971); the
 //! transforms, pointwise Montgomery products and Garner read-out are those of
-//! [`super::fmlm3`]. One cyclic convolution of length L >= len(a) + len(b) (a power of two):
+//! [`super::kernel`]. One cyclic convolution of length L >= len(a) + len(b) (a power of two):
 //! the product is below 2^(64 L) - 1, so the wrap-around never folds.
 //!
 //! Ranges: any a, b (64-bit limbs) with len(a) + len(b) <= [`MAX_PRODUCT_LIMBS`] = 2^21, where
@@ -53,7 +53,7 @@ pub(crate) fn reserve(len: usize) -> Option<Arc<[NttTables; 3]>> {
 }
 
 /// The tables of the three primes at length `len`, built on first use (shared with
-/// [`super::ntt64`], whose transforms have the same lengths).
+/// [`super::ntt_redc`], whose transforms have the same lengths).
 ///
 /// Above [`CACHE_MAX_LEN`] (the setups of 2^22 to 2^25-bit moduli) one set is kept, the
 /// longest built so far (96 bytes per entry: 96 MiB at 2^20), and shorter lengths are copied

@@ -1,4 +1,4 @@
-//! `fmlm3`: McLaughlin's wrap-around Montgomery multiplication with NTT products, the
+//! `spectral`: McLaughlin's wrap-around Montgomery multiplication with NTT products, the
 //! software form of FMLM3.
 //!
 //! Citation: P. McLaughlin, "New frameworks for Montgomery's modular multiplication method",
@@ -89,6 +89,35 @@ impl SpectralElem {
     fn is_prepared(&self) -> bool {
         !self.cyc.is_empty()
     }
+}
+
+/// The intermediate values of one product by [`SpectralParams::mont_mul_traced`], for the
+/// naive model `python/montlab/ref/spectral.py`. Residues are those of a convolution's
+/// coefficients after the inverse transforms, reduced to [0, q), prime by prime (3 P each).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpectralTrace {
+    /// Residues of the nega-cyclic product x y (step 1a).
+    pub h_residues: Vec<u64>,
+    /// Residues of the nega-cyclic product h N' (step 1b).
+    pub m_residues: Vec<u64>,
+    /// Residues of the cyclic sum x y + m N (step 2).
+    pub s_residues: Vec<u64>,
+    /// h = x y mod R in [0, 2^l]: P limbs, and true for the value 2^l.
+    pub h: (Vec<Limb>, bool),
+    /// m = h N' mod R in [0, 2^l], the same way.
+    pub m: (Vec<Limb>, bool),
+    /// S = (x y + m N) mod (2^l - 1), in [0, 2^l - 1): P limbs.
+    pub s: Vec<Limb>,
+    /// t = (x y + m N) / R < 2N before the final subtraction: P limbs, and true for bit l.
+    pub t: (Vec<Limb>, bool),
+}
+
+/// Residues of `a` (3 P, lazily reduced) in [0, q).
+pub(crate) fn canonical(a: &[u64], p: usize) -> Vec<u64> {
+    a.chunks_exact(p)
+        .zip(super::prime::PRIMES)
+        .flat_map(|(c, q)| c.iter().map(move |&v| v % q))
+        .collect()
 }
 
 /// Working memory of one thread.
@@ -230,6 +259,25 @@ impl SpectralParams {
         Ok(out.limbs[..self.s].to_vec())
     }
 
+    /// [`Self::mont_mul`] with its intermediate values ([`SpectralTrace`]); both operands
+    /// unprepared, so step 1 runs as two nega-cyclic products.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `x` or `y` if it is not below N.
+    pub fn mont_mul_traced(
+        &self,
+        x: &[Limb],
+        y: &[Limb],
+    ) -> Result<(Vec<Limb>, SpectralTrace), MontError> {
+        let x = self.elem(&self.operand(x, "x")?);
+        let y = self.elem(&self.operand(y, "y")?);
+        let mut sc = self.scratch();
+        let mut out = x.clone();
+        let mut trace = SpectralTrace::default();
+        self.mont_core(&x, Some(&y), &mut out.limbs, &mut sc, Some(&mut trace));
+        Ok((out.limbs[..self.s].to_vec(), trace))
+    }
+
     /// `base^exp mod N` by sliding windows over this kernel. Variable time.
     ///
     /// # Errors
@@ -239,8 +287,11 @@ impl SpectralParams {
         Ok(window::pow_vartime_with(self, &base, exp))
     }
 
-    /// Checks `x < N` and returns it as `s` limbs.
-    fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
+    /// Checks an operand `x < N` and returns it as exactly `s` limbs.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
+    pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
         if limb::cmp(x, &self.n).is_ge() {
             return Err(MontError::OperandOutOfRange { which });
         }
@@ -387,6 +438,7 @@ impl SpectralParams {
         y: Option<&SpectralElem>,
         out: &mut [Limb],
         sc: &mut SpectralScratch,
+        mut trace: Option<&mut SpectralTrace>,
     ) {
         let p = self.p;
         let SpectralScratch {
@@ -426,22 +478,38 @@ impl SpectralParams {
                 // Step 1a: h = x y mod R (nega-cyclic product).
                 self.pointwise_into(a, xn, yn);
                 self.inverse_all(a, true);
+                if let Some(tr) = trace.as_deref_mut() {
+                    tr.h_residues = canonical(a, p);
+                }
                 let h_top = self.crt.collect_nega(a, h);
                 // Step 1b: m = h N' mod R.
                 self.load(h, if h_top { -1 } else { 0 }, a);
                 self.forward_all(a, true);
                 self.pointwise(a, &self.np_nega);
                 self.inverse_all(a, true);
+                if let Some(tr) = trace.as_deref_mut() {
+                    tr.h = (h.clone(), h_top);
+                    tr.m_residues = canonical(a, p);
+                }
                 self.crt.collect_nega(a, m)
             }
         };
+        if let Some(tr) = trace.as_deref_mut() {
+            tr.m = (m.clone(), m_top);
+        }
         // Step 2: S = (x y + m N) mod Q' (cyclic; m = 2^l is 1 mod Q').
         self.load(m, if m_top { 1 } else { 0 }, a);
         self.forward_all(a, false);
         self.pointwise_sum(a, xc, yc, &self.n_cyc);
         self.inverse_all(a, false);
+        if let Some(tr) = trace.as_deref_mut() {
+            tr.s_residues = canonical(a, p);
+        }
         let sv = &mut out[..p];
         self.crt.collect_cyc(a, sv);
+        if let Some(tr) = trace.as_deref_mut() {
+            tr.s = sv.to_vec();
+        }
 
         // Step 3: s = S / 2 mod Q' (S odd: (S + 2^l - 1) / 2 = (S - 1) / 2 + 2^(l-1)).
         limb::half_mod_mersenne(sv);
@@ -452,14 +520,17 @@ impl SpectralParams {
             // s + 2^l - 1: set the top bit, then subtract 1 (s = 0 gives 2^l - 1, no top).
             top = !sub_small(sv, 1);
         }
+        if let Some(tr) = trace {
+            tr.t = (sv.to_vec(), top);
+        }
         // Step 4: t < 2N, one subtraction.
         if top || limb::cmp(sv, &self.n_pad).is_ge() {
             let borrow = limb::sub_assign(sv, &self.n_pad);
-            debug_assert_eq!(borrow == 1, top, "fmlm3: t >= 2N");
+            debug_assert_eq!(borrow == 1, top, "spectral: t >= 2N");
         }
         debug_assert!(
             limb::cmp(sv, &self.n_pad).is_lt(),
-            "fmlm3: output not reduced"
+            "spectral: output not reduced"
         );
     }
 }
@@ -488,13 +559,13 @@ impl MontKernel for SpectralParams {
     fn to_mont(&self, x: &[Limb], sc: &mut SpectralScratch) -> SpectralElem {
         let x = self.elem(x);
         let mut out = x.clone();
-        self.mont_core(&x, Some(&self.r2_elem), &mut out.limbs, sc);
+        self.mont_core(&x, Some(&self.r2_elem), &mut out.limbs, sc, None);
         out
     }
 
     fn from_mont(&self, a: &SpectralElem, sc: &mut SpectralScratch) -> Vec<Limb> {
         let mut out = vec![0; self.p];
-        self.mont_core(a, Some(&self.one_elem), &mut out, sc);
+        self.mont_core(a, Some(&self.one_elem), &mut out, sc, None);
         out.truncate(self.s);
         out
     }
@@ -510,7 +581,7 @@ impl MontKernel for SpectralParams {
         out.cyc.clear();
         out.nega.clear();
         out.np.clear();
-        self.mont_core(a, Some(b), &mut out.limbs, sc);
+        self.mont_core(a, Some(b), &mut out.limbs, sc, None);
     }
 
     fn sqr(&self, a: &SpectralElem, out: &mut SpectralElem, sc: &mut SpectralScratch) {
@@ -518,7 +589,7 @@ impl MontKernel for SpectralParams {
         out.cyc.clear();
         out.nega.clear();
         out.np.clear();
-        self.mont_core(a, None, &mut out.limbs, sc);
+        self.mont_core(a, None, &mut out.limbs, sc, None);
     }
 
     /// Computes the transforms of `b` and of b N' mod R (one more nega-cyclic product), so

@@ -1,25 +1,27 @@
-//! `ntt64`: Montgomery multiplication with R = 2^l and NTT products, the software form of
-//! NTT64's Algorithm 1.
+//! `ntt_redc`: Montgomery multiplication (REDC) with R = 2^l and three-prime NTT products.
+//!
+//! Registry id `ntt_redc`; naive model `python/montlab/ref/ntt_redc.py`, which it must match on
+//! every intermediate value (`tests/py/test_native_kernels.py`).
 //!
 //! Citation: NTT64 paper, Algorithm 1 (corrected statement, SPEC §4.3): Montgomery's REDC with
 //! R a power of two, N' = -N^-1 mod R, and each of its three products (T = x y, m = T N' mod R,
 //! m N) computed by NTT. Software organisation (not the hardware's single prime
 //! p = 2^64 - 2^32 + 1 with zero-padded b-bit samples): the products run on the three 50-bit
-//! primes and Garner read-out of [`super::fmlm3`], without zero-padding. A product below
+//! primes and Garner read-out of [`super::kernel`], without zero-padding. A product below
 //! 2^(2l) - 1 is read from its cyclic (mod 2^l - 1) and nega-cyclic (mod 2^l + 1) halves and
 //! the CRT T = d + (2^l + 1) ((c - d) / 2 mod 2^l - 1). The third product is needed only
 //! modulo 2^l - 1, because the low half of T + m N is known (the wrap-around of GMP's
 //! `mpn_redc_n`): with m N = H 2^l + L, L = -T_lo mod 2^l and H = (m N - L) mod 2^l - 1.
 //!
-//! Why beside `fmlm3`: the setup is 2-adic. N' comes from Newton-Hensel lifting
-//! ([`crate::inverse::inverse_mod_pow2`], O(M(l))), where fmlm3's R = 2^l + 1 needs a modular
+//! Why beside `spectral`: the setup is 2-adic. N' comes from Newton-Hensel lifting
+//! ([`crate::inverse::inverse_mod_pow2`], O(M(l))), where spectral's R = 2^l + 1 needs a modular
 //! inverse by half-gcd (O(M(l) log l): most of a one-shot short exponentiation's time,
-//! `docs/performance.md`, "Per-modulus setup"). Its products cost more transforms than fmlm3's (a squaring 10 against 7,
+//! `docs/performance.md`, "Per-modulus setup"). Its products cost more transforms than spectral's (a squaring 10 against 7,
 //! a product with a prepared operand 10 against 5), so [`crate::FastModulus`] runs only short
-//! exponents on it, while fmlm3 is not built.
+//! exponents on it, while spectral is not built.
 //!
 //! Ranges: N odd, 1 < N < 2^l with l = 64 P, P the least power of two >= s limbs (P >= 2,
-//! at most [`MAX_LEN`], so N up to 2^25 bits, eight times fmlm3's range); inputs x, y < N;
+//! at most [`MAX_LEN`], so N up to 2^25 bits, eight times spectral's range); inputs x, y < N;
 //! output x y R^-1 mod N, fully reduced (t = T_hi + H + [T_lo != 0] < 2N, one subtraction).
 //! Word size 64, radix 2^64.
 //! Transforms per operation (each a length-P transform for the three primes): squaring 10
@@ -36,9 +38,11 @@ use std::sync::{Arc, OnceLock};
 use rayon::prelude::*;
 
 use super::crt::{add_small, sub_small, Crt};
+use super::kernel::canonical;
 use super::ntt::NttTables;
 use super::{forward, inverse};
 use crate::bigarith;
+use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
 use crate::pow::MontKernel;
@@ -53,9 +57,9 @@ pub const MAX_LEN: usize = 1 << 19;
 /// From this transform length the six (ring, prime) transforms of a step run in parallel.
 const PARALLEL_LEN: usize = 1024;
 
-/// Per-modulus precomputation of the `ntt64` kernel.
+/// Per-modulus precomputation of the `ntt_redc` kernel.
 #[derive(Clone, Debug)]
-pub struct Ntt64Params {
+pub struct NttRedcParams {
     /// N padded to `p` limbs.
     n_pad: Vec<Limb>,
     s: usize,
@@ -68,21 +72,44 @@ pub struct Ntt64Params {
     np_nega: Vec<u64>,
     /// R^2 mod N, prepared; R mod N as `s` limbs, built on first use (an exponentiation reads
     /// it only for a zero exponent, which returns before).
-    r2: Ntt64Elem,
+    r2: NttRedcElem,
     r_mod_n: OnceLock<Vec<Limb>>,
 }
 
 /// An element: `p` limbs, with its cyclic and nega-cyclic transforms once prepared.
 #[derive(Clone, Debug)]
-pub struct Ntt64Elem {
+pub struct NttRedcElem {
     limbs: Vec<Limb>,
     cyc: Vec<u64>,
     nega: Vec<u64>,
 }
 
+/// The intermediate values of one product by [`NttRedcParams::mont_mul_traced`], for the naive
+/// model `python/montlab/ref/ntt_redc.py`. Residues are those of T = x y's coefficients after
+/// the inverse transforms, reduced to [0, q), prime by prime (3 P each).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NttRedcTrace {
+    /// Residues of T's cyclic half (mod x^P - 1).
+    pub t_cyc_residues: Vec<u64>,
+    /// Residues of T's nega-cyclic half (mod x^P + 1).
+    pub t_nega_residues: Vec<u64>,
+    /// T mod 2^l and T div 2^l (P limbs each).
+    pub t_lo: Vec<Limb>,
+    /// T div 2^l.
+    pub t_hi: Vec<Limb>,
+    /// m = T_lo N' mod 2^l.
+    pub m: Vec<Limb>,
+    /// U = m N mod (2^l - 1), in [0, 2^l - 1).
+    pub u: Vec<Limb>,
+    /// H = (m N) div 2^l, from U and T_lo.
+    pub h: Vec<Limb>,
+    /// t = (T + m N) / 2^l < 2N before the final subtraction: P limbs, and true for bit l.
+    pub t: (Vec<Limb>, bool),
+}
+
 /// Working memory of one thread.
 #[derive(Debug)]
-pub struct Ntt64Scratch {
+pub struct NttRedcScratch {
     /// Residue buffers of the cyclic and nega-cyclic halves (3 P each).
     c: Vec<u64>,
     n: Vec<u64>,
@@ -134,7 +161,7 @@ impl<'a> Right<'a> {
     }
 }
 
-impl Ntt64Params {
+impl NttRedcParams {
     /// Precomputes the kernel for `modulus`: transform length P, the least power of two
     /// (at least 2) with 64 P >= bitlen(N). `None` above 2^25 bits ([`MAX_LEN`]).
     ///
@@ -170,7 +197,7 @@ impl Ntt64Params {
             n_cyc: vec![0; 3 * p],
             np_cyc: vec![0; 3 * p],
             np_nega: vec![0; 3 * p],
-            r2: Ntt64Elem {
+            r2: NttRedcElem {
                 limbs: r2,
                 cyc: Vec::new(),
                 nega: Vec::new(),
@@ -193,10 +220,66 @@ impl Ntt64Params {
         Some(params)
     }
 
+    /// N as `s` limbs.
+    #[must_use]
+    pub fn modulus(&self) -> &[Limb] {
+        &self.n_pad[..self.s]
+    }
+
     /// Transform length P.
     #[must_use]
     pub fn transform_len(&self) -> usize {
         self.p
+    }
+
+    /// Montgomery product `x y R^-1 mod N` (R = 2^l) as `s` limbs, fully reduced.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `x` or `y` if it is not below N.
+    pub fn mont_mul(&self, x: &[Limb], y: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        Ok(self.mont_mul_traced(x, y)?.0)
+    }
+
+    /// [`Self::mont_mul`] with its intermediate values ([`NttRedcTrace`]).
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `x` or `y` if it is not below N.
+    pub fn mont_mul_traced(
+        &self,
+        x: &[Limb],
+        y: &[Limb],
+    ) -> Result<(Vec<Limb>, NttRedcTrace), MontError> {
+        let x = self.wrap(&self.operand(x, "x")?);
+        let y = self.wrap(&self.operand(y, "y")?);
+        let mut sc = self.scratch();
+        let mut out = vec![0; self.p];
+        let mut trace = NttRedcTrace::default();
+        self.mont_core(&x, Some(&y), &mut out, &mut sc, Some(&mut trace));
+        out.truncate(self.s);
+        Ok((out, trace))
+    }
+
+    /// `base^exp mod N` by sliding windows over this kernel. Variable time.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `base` if `base >= N`.
+    pub fn pow_vartime(&self, base: &[Limb], exp: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        let base = self.operand(base, "base")?;
+        Ok(crate::pow::window::pow_vartime_with(self, &base, exp))
+    }
+
+    /// Checks an operand `x < N` and returns it as exactly `s` limbs.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
+    pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
+        let len = limb::normalized_len(x);
+        if limb::cmp(&x[..len], &self.n_pad).is_ge() {
+            return Err(MontError::OperandOutOfRange { which });
+        }
+        let mut out = vec![0; self.s];
+        out[..len].copy_from_slice(&x[..len]);
+        Ok(out)
     }
 
     /// l = 64 P: the Montgomery constant is R = 2^l.
@@ -211,7 +294,7 @@ impl Ntt64Params {
         let pr = &t.prime;
         match left {
             Left::Limbs(x) => {
-                debug_assert_eq!(x.len(), out.len(), "ntt64: operands are P limbs");
+                debug_assert_eq!(x.len(), out.len(), "ntt_redc: operands are P limbs");
                 for (d, &v) in out.iter_mut().zip(x) {
                     *d = pr.reduce_lazy(v); // [0, 2q), within the forward's [0, 4q)
                 }
@@ -279,7 +362,7 @@ impl Ntt64Params {
     }
 
     /// Keeps the cyclic and nega-cyclic transforms of `b` in it.
-    fn prepare_elem(&self, b: &mut Ntt64Elem) {
+    fn prepare_elem(&self, b: &mut NttRedcElem) {
         if b.cyc.is_empty() {
             let (mut c, mut n) = (vec![0; 3 * self.p], vec![0; 3 * self.p]);
             self.spectra(&b.limbs, &mut c, &mut n);
@@ -332,10 +415,11 @@ impl Ntt64Params {
     /// The kernel: `out` (`p` limbs) = x y R^-1 mod N, fully reduced; `y = None` squares.
     fn mont_core(
         &self,
-        x: &Ntt64Elem,
-        y: Option<&Ntt64Elem>,
+        x: &NttRedcElem,
+        y: Option<&NttRedcElem>,
         out: &mut [Limb],
-        sc: &mut Ntt64Scratch,
+        sc: &mut NttRedcScratch,
+        mut trace: Option<&mut NttRedcTrace>,
     ) {
         // T = x y, both halves; operands not prepared are transformed here.
         if x.cyc.is_empty() {
@@ -363,13 +447,20 @@ impl Ntt64Params {
             (Left::Spectrum(xc), Left::Spectrum(xn)),
             right,
         );
+        if let Some(tr) = trace.as_deref_mut() {
+            tr.t_cyc_residues = canonical(&sc.c, self.p);
+            tr.t_nega_residues = canonical(&sc.n, self.p);
+        }
         self.read_full(&mut sc.c, &mut sc.n, &mut sc.lo, &mut sc.hi);
-        self.reduce(out, sc);
+        if let Some(tr) = trace.as_deref_mut() {
+            (tr.t_lo, tr.t_hi) = (sc.lo.clone(), sc.hi.clone());
+        }
+        self.reduce(out, sc, trace);
     }
 
     /// REDC of T = `sc.hi` 2^l + `sc.lo` (`hi` < N, so T < N 2^l): `out` = T R^-1 mod N.
-    fn reduce(&self, out: &mut [Limb], sc: &mut Ntt64Scratch) {
-        let Ntt64Scratch {
+    fn reduce(&self, out: &mut [Limb], sc: &mut NttRedcScratch, trace: Option<&mut NttRedcTrace>) {
+        let NttRedcScratch {
             c, n, lo, hi, m, u, ..
         } = sc;
         // m = T_lo N' mod 2^l (the low half of a full product).
@@ -383,6 +474,7 @@ impl Ntt64Params {
         // U = m N mod 2^l - 1.
         self.run(c, None, Left::Limbs(m), None, Right::By(&self.n_cyc));
         self.crt.collect_cyc(c, u);
+        let u_trace = trace.is_some().then(|| u.clone());
         // H = (U - L) mod 2^l - 1 with L = m N mod 2^l = -T_lo mod 2^l; t = T_hi + H + [T_lo != 0].
         let lo_nonzero = lo.iter().any(|&w| w != 0);
         // With T_lo != 0: U - (2^l - T_lo) = U + T_lo - 1 (mod 2^l - 1, where 2^l = 1), and a
@@ -391,26 +483,30 @@ impl Ntt64Params {
             sub_small(u, 1); // U + T_lo >= 1
         }
         // Both branches leave u = H in [0, 2^l - 2]: H < N <= 2^l - 1 is its residue itself.
-        debug_assert!(u.iter().any(|&w| w != u64::MAX), "ntt64: H = 2^l - 1");
+        debug_assert!(u.iter().any(|&w| w != u64::MAX), "ntt_redc: H = 2^l - 1");
         out.copy_from_slice(hi);
         let c1 = limb::add_assign(out, u) == 1;
         let c2 = lo_nonzero && add_small(out, 1);
+        if let Some(tr) = trace {
+            (tr.m, tr.u, tr.h) = (m.clone(), u_trace.unwrap_or_default(), u.clone());
+            tr.t = (out.to_vec(), c1 || c2);
+        }
         // t < 2N: one subtraction.
         if c1 || c2 || limb::cmp(out, &self.n_pad).is_ge() {
             let borrow = limb::sub_assign(out, &self.n_pad);
-            debug_assert_eq!(borrow == 1, c1 || c2, "ntt64: t >= 2N");
+            debug_assert_eq!(borrow == 1, c1 || c2, "ntt_redc: t >= 2N");
         }
-        debug_assert!(limb::cmp(out, &self.n_pad).is_lt(), "ntt64: not reduced");
+        debug_assert!(limb::cmp(out, &self.n_pad).is_lt(), "ntt_redc: not reduced");
     }
 }
 
-impl MontKernel for Ntt64Params {
-    type Elem = Ntt64Elem;
-    type Scratch = Ntt64Scratch;
+impl MontKernel for NttRedcParams {
+    type Elem = NttRedcElem;
+    type Scratch = NttRedcScratch;
 
-    fn scratch(&self) -> Ntt64Scratch {
+    fn scratch(&self) -> NttRedcScratch {
         let r = || vec![0u64; 3 * self.p];
-        Ntt64Scratch {
+        NttRedcScratch {
             c: r(),
             n: r(),
             xc: r(),
@@ -422,46 +518,52 @@ impl MontKernel for Ntt64Params {
         }
     }
 
-    fn one(&self) -> Ntt64Elem {
+    fn one(&self) -> NttRedcElem {
         let r = self
             .r_mod_n
             .get_or_init(|| self.from_mont(&self.r2, &mut self.scratch()));
         self.wrap(r)
     }
 
-    fn to_mont(&self, x: &[Limb], sc: &mut Ntt64Scratch) -> Ntt64Elem {
+    fn to_mont(&self, x: &[Limb], sc: &mut NttRedcScratch) -> NttRedcElem {
         let x = self.wrap(x);
         let mut out = x.clone();
-        self.mont_core(&x, Some(&self.r2), &mut out.limbs, sc);
+        self.mont_core(&x, Some(&self.r2), &mut out.limbs, sc, None);
         out
     }
 
-    fn from_mont(&self, a: &Ntt64Elem, sc: &mut Ntt64Scratch) -> Vec<Limb> {
+    fn from_mont(&self, a: &NttRedcElem, sc: &mut NttRedcScratch) -> Vec<Limb> {
         // T = a: T_lo = a, T_hi = 0.
         sc.lo.copy_from_slice(&a.limbs);
         sc.hi.fill(0);
         let mut out = vec![0; self.p];
-        self.reduce(&mut out, sc);
+        self.reduce(&mut out, sc, None);
         out.truncate(self.s);
         out
     }
 
-    fn mul(&self, a: &Ntt64Elem, b: &Ntt64Elem, out: &mut Ntt64Elem, sc: &mut Ntt64Scratch) {
+    fn mul(
+        &self,
+        a: &NttRedcElem,
+        b: &NttRedcElem,
+        out: &mut NttRedcElem,
+        sc: &mut NttRedcScratch,
+    ) {
         out.limbs.resize(self.p, 0);
         out.cyc.clear();
         out.nega.clear();
-        self.mont_core(a, Some(b), &mut out.limbs, sc);
+        self.mont_core(a, Some(b), &mut out.limbs, sc, None);
     }
 
-    fn sqr(&self, a: &Ntt64Elem, out: &mut Ntt64Elem, sc: &mut Ntt64Scratch) {
+    fn sqr(&self, a: &NttRedcElem, out: &mut NttRedcElem, sc: &mut NttRedcScratch) {
         out.limbs.resize(self.p, 0);
         out.cyc.clear();
         out.nega.clear();
-        self.mont_core(a, None, &mut out.limbs, sc);
+        self.mont_core(a, None, &mut out.limbs, sc, None);
     }
 
     /// Keeps the cyclic and nega-cyclic transforms of `b` (2 fewer transforms per product).
-    fn prepare(&self, b: &mut Ntt64Elem, _sc: &mut Ntt64Scratch) {
+    fn prepare(&self, b: &mut NttRedcElem, _sc: &mut NttRedcScratch) {
         self.prepare_elem(b);
     }
 
@@ -469,18 +571,18 @@ impl MontKernel for Ntt64Params {
         self.s
     }
 
-    fn wrap(&self, x: &[Limb]) -> Ntt64Elem {
-        debug_assert!(x.len() <= self.p, "ntt64: an element is at most P limbs");
+    fn wrap(&self, x: &[Limb]) -> NttRedcElem {
+        debug_assert!(x.len() <= self.p, "ntt_redc: an element is at most P limbs");
         let mut limbs = x.to_vec();
         limbs.resize(self.p, 0);
-        Ntt64Elem {
+        NttRedcElem {
             limbs,
             cyc: Vec::new(),
             nega: Vec::new(),
         }
     }
 
-    fn unwrap(&self, a: &Ntt64Elem) -> Vec<Limb> {
+    fn unwrap(&self, a: &NttRedcElem) -> Vec<Limb> {
         a.limbs[..self.s].to_vec()
     }
 }
@@ -498,7 +600,7 @@ mod tests {
     /// Montgomery products, squarings, conversions and exponentiations against num-bigint.
     fn check(n: &[u64], xs: &[Vec<u64>]) {
         let m = OddModulus::new(n).unwrap();
-        let k = Ntt64Params::new(&m).unwrap();
+        let k = NttRedcParams::new(&m).unwrap();
         let nb = big(n);
         let r = BigUint::from(1u8) << k.l_bits();
         let r_inv = r.modinv(&nb).unwrap();

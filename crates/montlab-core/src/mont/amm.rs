@@ -1,4 +1,7 @@
-//! `ifma`: almost Montgomery multiplication (AMM) in radix 2^52 on AVX-512 IFMA.
+//! `amm`: almost Montgomery multiplication (AMM) in radix 2^52 on AVX-512 IFMA.
+//!
+//! Registry id `amm`; naive model `python/montlab/ref/amm.py`, whose integer it must return
+//! for every product (`tests/vectors_kat.rs`, `tests/py/test_native_kernels.py`).
 //!
 //! Citation: S. Gueron, V. Krasnov, "Accelerating big integer arithmetic using Intel IFMA
 //! extensions", ARITH 2016 (AMM with 52-bit digits, the layout of OpenSSL's
@@ -38,6 +41,7 @@
 
 use num_bigint::BigUint;
 
+use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
 use crate::pow::MontKernel;
@@ -168,7 +172,7 @@ impl IfmaParams {
     /// If `x >= N` (a programming error: callers check operands).
     #[must_use]
     pub fn elem(&self, x: &[Limb]) -> IfmaElem {
-        assert!(limb::cmp(x, &self.n64).is_lt(), "ifma: element must be < N");
+        assert!(limb::cmp(x, &self.n64).is_lt(), "amm: element must be < N");
         IfmaElem {
             d: to_digits(x, self.vecs()),
         }
@@ -187,11 +191,61 @@ impl IfmaParams {
             .collect();
         assert!(
             limb::cmp(&half, &self.n64).is_lt(),
-            "ifma: element must be < 2N"
+            "amm: element must be < 2N"
         );
         IfmaElem {
             d: to_digits(x, self.vecs()),
         }
+    }
+
+    /// Checks an operand `x < N` and returns it as exactly `s` limbs.
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
+    pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
+        let len = limb::normalized_len(x);
+        if limb::cmp(&x[..len], &self.n64).is_ge() {
+            return Err(MontError::OperandOutOfRange { which });
+        }
+        let mut out = vec![0; self.n64.len()];
+        out[..len].copy_from_slice(&x[..len]);
+        Ok(out)
+    }
+
+    /// N as `s` limbs.
+    #[must_use]
+    pub fn modulus(&self) -> &[Limb] {
+        &self.n64
+    }
+
+    /// -N^-1 mod 2^52.
+    #[must_use]
+    pub fn n0_inv(&self) -> u64 {
+        self.k0
+    }
+
+    /// The element of an operand `x < 2N` given by a caller (any length), the full input
+    /// range of [`IfmaParams::amm`].
+    ///
+    /// # Errors
+    /// [`MontError::OperandOutOfRange`] naming `which` if `x >= 2N`.
+    pub fn lazy_operand(&self, x: &[Limb], which: &'static str) -> Result<IfmaElem, MontError> {
+        let len = limb::normalized_len(x);
+        let mut two_n = self.n64.clone();
+        two_n.push(0);
+        limb::add_assign(&mut two_n, &self.n64);
+        if limb::cmp(&x[..len], &two_n).is_ge() {
+            return Err(MontError::OperandOutOfRange { which });
+        }
+        Ok(self.lazy_elem(&x[..len]))
+    }
+
+    /// The value of `a` (< 2N) as `s + 1` limbs, not reduced.
+    #[must_use]
+    pub fn value(&self, a: &IfmaElem) -> Vec<Limb> {
+        let mut v = vec![0; self.n64.len() + 1];
+        from_digits(&a.d, &mut v);
+        v
     }
 
     /// The value of `a` (< 2N) reduced mod N, as exactly `s` limbs.
@@ -210,7 +264,7 @@ impl IfmaParams {
         }
         debug_assert!(
             limb::cmp(&v, &self.n64).is_lt(),
-            "ifma: element was not < 2N"
+            "amm: element was not < 2N"
         );
         v.truncate(s);
         v
@@ -229,7 +283,7 @@ impl IfmaParams {
         let (ey, t) = rest.split_at_mut(l);
         for (v, d) in [Some(x), y].into_iter().zip([&mut *ex, &mut *ey]) {
             if let Some(v) = v {
-                assert!(limb::cmp(v, &self.n64).is_lt(), "ifma: element must be < N");
+                assert!(limb::cmp(v, &self.n64).is_lt(), "amm: element must be < N");
                 digits_into(v, d);
             }
         }
@@ -274,7 +328,7 @@ fn digits_into(x: &[u64], d: &mut [Block]) {
     }
     debug_assert!(
         limb::bit_len(x) <= 52 * (LANES * vecs) as u64,
-        "ifma: value too large"
+        "amm: value too large"
     );
 }
 
@@ -285,7 +339,7 @@ fn from_digits(d: &[Block], out: &mut [u64]) {
         let bit = 52 * i;
         let (w, off) = (bit / 64, bit % 64);
         if w >= out.len() {
-            debug_assert_eq!(v, 0, "ifma: value does not fit");
+            debug_assert_eq!(v, 0, "amm: value does not fit");
             continue;
         }
         out[w] |= v << off;
@@ -293,7 +347,7 @@ fn from_digits(d: &[Block], out: &mut [u64]) {
             if w + 1 < out.len() {
                 out[w + 1] |= v >> (64 - off);
             } else {
-                debug_assert_eq!(v >> (64 - off), 0, "ifma: value does not fit");
+                debug_assert_eq!(v >> (64 - off), 0, "amm: value does not fit");
             }
         }
     }
@@ -314,7 +368,7 @@ fn amm(p: &IfmaParams, a: &[Block], b: &[Block], out: &mut [Block]) {
     let l = p.n.len();
     assert!(
         available() && a.len() == l && b.len() == l && out.len() == l && p.k <= LANES * l,
-        "ifma: CPU without AVX-512 IFMA, or element lengths differ from the modulus",
+        "amm: CPU without AVX-512 IFMA, or element lengths differ from the modulus",
     );
     #[cfg(target_arch = "x86_64")]
     {
@@ -344,7 +398,7 @@ fn amm(p: &IfmaParams, a: &[Block], b: &[Block], out: &mut [Block]) {
                 .flat_map(|b| b.0)
                 .enumerate()
                 .all(|(i, v)| v <= MASK52 && (i < p.k || v == 0)),
-            "ifma: output digits not normalised"
+            "amm: output digits not normalised"
         );
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -496,7 +550,7 @@ mod simd {
         let v = acc.len();
         assert!(
             v > 0 && a.len() == v && b.len() == v && n.len() == v && k <= LANES * v,
-            "ifma: element lengths differ"
+            "amm: element lengths differ"
         );
         let zero = _mm512_setzero_si512();
         acc.fill(Block::default());

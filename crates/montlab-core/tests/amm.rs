@@ -1,6 +1,6 @@
-//! The radix-2^52 IFMA kernel (`mont::ifma`) against `cios` + `sqr` and num-bigint: AMM
+//! The radix-2^52 IFMA kernel (`mont::amm`) against `cios` + `sqr` and num-bigint: AMM
 //! products (lazy, < 2N) and exponentiations on random moduli of 2 bits up to
-//! [`ifma::MAX_BITS`] (sizes on and off multiples of 52 and 64, at digit-count and vector
+//! [`amm::MAX_BITS`] (sizes on and off multiples of 52 and 64, at digit-count and vector
 //! boundaries, and where the cores compiled per vector count give way to the run-time one),
 //! edge moduli and operands; and the `FastModulus` dispatch (`pow`, `mul`, `sqr`,
 //! `mul_many`), which must give the same results on the IFMA path and on the `cios` fallback.
@@ -11,7 +11,7 @@ mod common;
 
 use common::{big, edge_moduli, edge_operands, limbs, seed, strip, Rng};
 use montlab_core::engine::{IFMA_MUL_BITS, IFMA_POW_BITS};
-use montlab_core::mont::ifma::{self, IfmaParams, MAX_BITS, MAX_DIGITS};
+use montlab_core::mont::amm::{self, IfmaParams, MAX_BITS, MAX_DIGITS};
 use montlab_core::pow::{window, MontKernel};
 use montlab_core::{FastModulus, Kernel, MontParams, OddModulus, Thresholds};
 use num_bigint::BigUint;
@@ -82,15 +82,15 @@ const LARGE: [u64; 9] = [
 #[test]
 fn availability_and_limits() {
     assert_eq!(
-        ifma::enabled(),
-        ifma::available() && std::env::var_os("MONTLAB_NO_IFMA").is_none()
+        amm::enabled(),
+        amm::available() && std::env::var_os("MONTLAB_NO_IFMA").is_none()
     );
     assert_eq!(MAX_BITS, 52 * MAX_DIGITS as u64 - 2);
     const { assert!(MAX_BITS >= 32_768) };
     let one = BigUint::one();
     let largest = (&one << MAX_BITS) - 1u8;
     let (_, k) = params(&largest);
-    assert_eq!(k.is_some(), ifma::available());
+    assert_eq!(k.is_some(), amm::available());
     if let Some(k) = k {
         assert_eq!((k.digits(), k.vecs()), (MAX_DIGITS, MAX_DIGITS / 8));
     }
@@ -161,7 +161,7 @@ fn check_random(rng: &mut Rng, bits: u64, exp_bits: u64, cios: bool) {
 /// to 1100 bits, 300 bits at least: the window table stays full).
 #[test]
 fn random_moduli_match_cios_and_num_bigint() {
-    if !ifma::available() {
+    if !amm::available() {
         return;
     }
     let mut rng = Rng::new(seed("random_moduli_match_cios_and_num_bigint"), "ifma");
@@ -176,7 +176,7 @@ fn random_moduli_match_cios_and_num_bigint() {
 /// up to 16384 bits.
 #[test]
 fn large_moduli_match_num_bigint() {
-    if !ifma::available() {
+    if !amm::available() {
         return;
     }
     let mut rng = Rng::new(seed("large_moduli_match_num_bigint"), "ifma-large");
@@ -196,7 +196,7 @@ const FULL_EXP_BITS: [u64; 5] = [1025, 2048, 4097, 52 * 128 - 1, 52 * 200 - 1];
 /// sizes of [`FULL_EXP_BITS`].
 #[test]
 fn edge_moduli_and_operands() {
-    if !ifma::available() {
+    if !amm::available() {
         return;
     }
     let one = BigUint::one();
@@ -271,7 +271,7 @@ fn word_only(n: &BigUint) -> FastModulus {
     let t = Thresholds {
         spectral_mul_bits: u64::MAX,
         spectral_pow_bits: u64::MAX,
-        ntt64_pow_bits: u64::MAX,
+        ntt_redc_pow_bits: u64::MAX,
     };
     FastModulus::with_thresholds(&limbs(n), t).unwrap()
 }
@@ -285,7 +285,7 @@ fn fast_modulus_dispatch_and_fallback() {
         let n = random_modulus(&mut rng, bits);
         let m = FastModulus::new(&limbs(&n)).unwrap();
         let expect_ifma =
-            ifma::enabled() && IFMA_POW_BITS.contains(&bits) && m.pow_kernel() == Kernel::Word;
+            amm::enabled() && IFMA_POW_BITS.contains(&bits) && m.pow_kernel() == Kernel::Word;
         assert_eq!(m.pow_uses_ifma(), expect_ifma, "bits={bits}");
         if std::env::var_os("MONTLAB_NO_IFMA").is_some() {
             assert!(!m.pow_uses_ifma());
@@ -319,7 +319,7 @@ fn fast_modulus_dispatch_and_fallback() {
         let m = word_only(&n);
         assert_eq!(
             m.pow_uses_ifma(),
-            ifma::enabled() && bits <= MAX_BITS,
+            amm::enabled() && bits <= MAX_BITS,
             "bits={bits}"
         );
         let (b, e) = (rng.below(&n), rng.below(&(BigUint::one() << 40u8)));
@@ -369,7 +369,7 @@ fn fast_modulus_mul_sqr_mul_many() {
             let s = m.modulus().len();
             assert_eq!(
                 m.mul_uses_ifma(),
-                ifma::enabled() && IFMA_MUL_BITS.contains(&bits),
+                amm::enabled() && IFMA_MUL_BITS.contains(&bits),
                 "bits={bits}"
             );
             let mut pairs = edge_operands(&n);
