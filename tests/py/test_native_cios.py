@@ -48,7 +48,7 @@ def test_constants() -> None:
         assert (c.n0_inv * n) % 2**64 == 2**64 - 1
         assert 0 <= c.n0_inv < 2**64
     assert "limbs=2" in repr(Cios(2**127 - 1))
-    assert native.ALGORITHMS == ("cios",)
+    assert "cios" in native.ALGORITHMS
 
 
 def test_random_moduli(rng: random.Random) -> None:

@@ -24,11 +24,13 @@ def test_native_layers_exist() -> None:
     if not native_available():
         pytest.skip("native extension not built")
     from montlab import _native
+    from montlab.api import NATIVE_CLASSES
 
     native = {a.id for a in registry.all_algorithms() if "native" in a.layers}
-    assert set(_native.ALGORITHMS) == native
-    for algo in native:
-        assert hasattr(_native, algo.capitalize()), algo
+    assert set(_native.ALGORITHMS) == native == set(NATIVE_CLASSES)
+    for algo, cls in NATIVE_CLASSES.items():
+        assert cls == "".join(w.capitalize() for w in algo.split("_")), algo
+        assert hasattr(_native, cls), algo
 
 
 def test_unknown_algorithm_and_parameter() -> None:

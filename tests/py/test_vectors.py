@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 from conftest import REPO
-from montlab import Modulus, errors, native_available, registry
+from montlab import Modulus, errors, registry
+from montlab.api import NATIVE_FIXED, native_runs
 from montlab.cycles import model_for
 from montlab.vectors import all_vector_files, encode_record, load_all, open_vector_file
 
@@ -39,13 +40,14 @@ def test_mul_records(algo: str) -> None:
     recs = [r for r in RECORDS if r["kind"] == "mul" and r["algo"] == algo]
     assert recs, f"no vectors for {algo}"
     layers = ["ref"] + (
-        ["native"] if "native" in registry.get(algo).layers and native_available() else []
+        ["native"] if "native" in registry.get(algo).layers and native_runs(algo) else []
     )
     for rec in recs:
         m = Modulus(rec["modulus"])
         params = {k: v for k, v in rec["params"].items()}
         for layer in layers:
-            if layer == "native" and params.get("w", 64) != 64:
+            fixed = NATIVE_FIXED.get(algo, {})
+            if layer == "native" and any(params.get(k, v) != v for k, v in fixed.items()):
                 continue
             cfg = m.engine(algo, layer, **params).config
             assert cfg.r == rec["r"], rec["_source"]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from montlab import registry
 from montlab.cycles import model_for
+from montlab.testing import accepts, random_modulus_for
 from montlab.vectors import edge_mul_records, mul_record, random_mul_records, write_vector_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +34,8 @@ SWEEPS: dict[str, list[dict[str, int]]] = {
     "fmlm3": [{}, {"P": 32, "alg": 2}],
     "ism3": [{}],
     "ntt64": [{}],
+    "spectral": [{}, {"P": 32}],
+    "ntt_redc": [{}],
 }
 EDGE_BITS = [3, 17, 64, 129]
 RANDOM_BITS = [16, 64, 256, 1024]
@@ -355,6 +358,22 @@ def ntt64_allones() -> list[dict]:
     return out
 
 
+def spectral_traces(algo: str) -> list[dict]:
+    """Traced products for the native spectral kernels' step-by-step check: P = 2 to 64 (the
+    IFMA transforms start at 16), random and extreme operands, N = 2^l - small and random."""
+    rng = random.Random(f"montlab-vectors:{algo}-trace")
+    out = []
+    for bits in (3, 64, 65, 128, 129, 256, 1000, 1024, 2048, 4096):
+        moduli = [(1 << bits) - 1 - 2 * k for k in range(0, 40)]
+        moduli = [k for k in moduli if k > 1][:1] + [random_modulus_for(rng, algo, bits)]
+        for n_mod in moduli:
+            if not accepts(algo, n_mod):
+                continue
+            for x, y in ((n_mod - 1, n_mod - 1), (rng.randrange(n_mod), rng.randrange(n_mod))):
+                out.append(mul_record(algo, n_mod, x, y, {}, f"{bits}-bit trace", True))
+    return out
+
+
 #: Known-answer files and their generators (the test suite checks they reproduce byte for byte).
 KAT = {
     "mwr2mm_item8": spec_item8,
@@ -373,6 +392,8 @@ KAT = {
     "radix2_walter": walter,
     "mwr4mm_q1": q1_table,
     "mclaughlin_reject": mclaughlin_rejects,
+    "spectral_trace": lambda: spectral_traces("spectral"),
+    "ntt_redc_trace": lambda: spectral_traces("ntt_redc"),
 }
 
 

@@ -67,6 +67,10 @@ def montgomery_constant(algo: str, p: dict, n_mod: int) -> int:
         return 1 << n_mod.bit_length()
     if algo == "mclaughlin":
         return (1 << p["l"]) - 1
+    if algo == "spectral":
+        return (1 << (64 * p["P"])) + 1
+    if algo == "ntt_redc":
+        return 1 << (64 * p["P"])
     raise KeyError(f"no Montgomery constant rule for {algo}")
 
 
@@ -293,6 +297,80 @@ def check_field(rec: dict) -> str | None:
     return None if ok else "field identities do not hold"
 
 
+#: The three NTT primes of the native spectral kernels (c 2^22 + 1 below 2^50).
+NTT_PRIMES = (0x3FFFFFB800001, 0x3FFFFFAC00001, 0x3FFFFF5400001)
+
+
+def _schoolbook(a: list, b: list, nega: bool) -> list:
+    """Coefficients of a b mod (x^P -+ 1), by the definition (no transform)."""
+    p = len(a)
+    c = [0] * p
+    for i, u in enumerate(a):
+        for j, v in enumerate(b):
+            k = i + j
+            if k < p:
+                c[k] += u * v
+            else:
+                c[k - p] += -u * v if nega else u * v
+    return c
+
+
+def _residues(c: list) -> list:
+    return [v % q for q in NTT_PRIMES for v in c]
+
+
+def _limbs(x: int, p: int, top: int) -> list:
+    """64-bit digits of x, with x = 2^(64 P) as ``top`` on digit 0."""
+    if x == 1 << (64 * p):
+        return [top] + [0] * (p - 1)
+    return [(x >> (64 * i)) & ((1 << 64) - 1) for i in range(p)]
+
+
+def check_spectral_trace(rec: dict) -> str | None:
+    """Recompute every step of the spectral kernel's trace from schoolbook products."""
+    p, n, x, y = rec["params"]["P"], rec["modulus"], rec["x"], rec["y"]
+    l, tr = 64 * p, {e["step"]: e for e in rec["trace"]}  # noqa: E741
+    r, q = (1 << l) + 1, (1 << l) - 1
+    n_prime = -pow(n, -1, r) % r
+    h = x * y % r
+    m = h * n_prime % r
+    want = {
+        "h": (_residues(_schoolbook(_limbs(x, p, 0), _limbs(y, p, 0), True)), h),
+        "m": (_residues(_schoolbook(_limbs(h, p, -1), _limbs(n_prime, p, 0), True)), m),
+    }
+    cy = _schoolbook(_limbs(x, p, 0), _limbs(y, p, 0), False)
+    cm = _schoolbook(_limbs(m, p, 1), _limbs(n, p, 0), False)
+    want["S"] = (_residues([u + v for u, v in zip(cy, cm)]), (x * y + m * n) % q)
+    for step, (res, value) in want.items():
+        if tr[step]["residues"] != res or tr[step]["value"] != value:
+            return f"spectral step {step} differs from the schoolbook recomputation"
+    if tr["t"]["value"] * r != x * y + m * n:
+        return "spectral t is not (x y + m N) / R"
+    return None
+
+
+def check_ntt_redc_trace(rec: dict) -> str | None:
+    """Recompute every step of the ntt_redc kernel's trace from schoolbook products."""
+    p, n, x, y = rec["params"]["P"], rec["modulus"], rec["x"], rec["y"]
+    l, tr = 64 * p, {e["step"]: e for e in rec["trace"]}  # noqa: E741
+    mask = (1 << l) - 1
+    t_lo, t_hi = x * y & mask, x * y >> l
+    m = t_lo * (-pow(n, -1, 1 << l) % (1 << l)) & mask
+    xd, yd = _limbs(x, p, 0), _limbs(y, p, 0)
+    want_t = {
+        "cyc_residues": _residues(_schoolbook(xd, yd, False)),
+        "nega_residues": _residues(_schoolbook(xd, yd, True)),
+        "T_lo": t_lo,
+        "T_hi": t_hi,
+    }
+    if {k: tr["T"][k] for k in want_t} != want_t:
+        return "ntt_redc step T differs from the schoolbook recomputation"
+    want = {"m": m, "U": m * n % mask, "H": m * n >> l, "t": (x * y + m * n) >> l}
+    if {k: tr[k]["value"] for k in want} != want or (x * y + m * n) & mask:
+        return "ntt_redc steps m, U, H, t differ from their definitions"
+    return None
+
+
 def main() -> int:
     files = sorted(ROOT.glob("*/*.jsonl"))
     passed = failed = 0
@@ -321,6 +399,10 @@ def main() -> int:
                 err = check_drmmm_trace(rec)
             if err is None and rec.get("algo") == "fmlm3" and rec.get("trace"):
                 err = check_fmlm3_trace(rec)
+            if err is None and rec.get("algo") == "spectral" and rec.get("trace"):
+                err = check_spectral_trace(rec)
+            if err is None and rec.get("algo") == "ntt_redc" and rec.get("trace"):
+                err = check_ntt_redc_trace(rec)
             if err is None and rec.get("algo") == "ism3" and "X" in rec:
                 err = check_ism3_spectral(rec)
             if err is None:

@@ -4,7 +4,7 @@ Citation: S. Gueron, "Efficient software implementations of modular exponentiati
 J. Cryptographic Engineering 2(1), 2012 (AMM and its output bound); S. Gueron, V. Krasnov,
 "Accelerating big integer arithmetic using Intel IFMA extensions", ARITH 2016 (the radix-2^52
 digit layout). This is the naive model of the native IFMA kernel
-(crates/montlab-core/src/mont/ifma.rs), whose ``amm`` must give the same integer.
+(crates/montlab-core/src/mont/amm.rs), whose ``amm`` must give the same integer.
 
 Contract:
   * N odd, N > 1; k = ceil((bitlen(N) + 2) / w) digits of w bits; r = 2^(w*k) >= 4N.
