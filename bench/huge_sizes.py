@@ -1,5 +1,5 @@
-"""Moduli beyond fmlm3's range (2^22 bits) up to 2^25 bits, where every variable-time operation
-runs on ``ntt64``: a one-shot ``montlab.powm(b, 65537, n)`` (setup included), the first and the
+"""Moduli beyond spectral's range (2^22 bits) up to 2^25 bits, where every variable-time operation
+runs on ``ntt_redc``: a one-shot ``montlab.powm(b, 65537, n)`` (setup included), the first and the
 second product on a ``FastModulus``, and a 64-bit-exponent ``pow`` on it, each against gmpy2 in
 the same child process.
 
@@ -89,7 +89,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
             )
     ax.set_xlabel("bits of N")
     ax.set_ylabel("seconds")
-    ax.set_title("ntt64 beyond 2^22 bits against gmpy2")
+    ax.set_title("ntt_redc beyond 2^22 bits against gmpy2")
     ax.legend(fontsize=7)
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()

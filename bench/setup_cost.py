@@ -1,8 +1,8 @@
 """What the per-modulus setup costs: a one-shot ``montlab.powm(b, 65537, n)`` (setup included)
 at 2^14 to 2^22 bits, against a baseline build and against gmpy2 in the same child process.
 
-A short exponent runs on ``ntt64`` (R = 2^l, ``crates/montlab-core/src/spectral/ntt64.rs``):
-its setup is N' by Newton-Hensel lifting and R^2 mod N by one reciprocal; ``fmlm3``'s setup, an
+A short exponent runs on ``ntt_redc`` (R = 2^l, ``crates/montlab-core/src/spectral/ntt_redc.rs``):
+its setup is N' by Newton-Hensel lifting and R^2 mod N by one reciprocal; ``spectral``'s setup, an
 inverse modulo 2^l + 1 by half-gcd and two divisions, is built only for long exponents. This
 runs, size by size and in alternating child processes, the same one-shot call in this checkout
 and in a baseline install (``--baseline DIR``, a ``pip install --target DIR`` of a build before
@@ -10,7 +10,7 @@ a change). Each child measures: the first call of the process (``first``: cold, 
 allocation new), a one-shot call on a second modulus of the same size (``oneshot``: setup
 included, process warm), a second ``pow`` on a built ``FastModulus`` (no setup),
 ``gmpy2.powmod`` on both moduli, and GMP's inverse of N modulo 2^(64 P) + 1 (``gmpy2.invert``,
-what fmlm3's inverse costs there). It prints the medians and the ratios, writes them with the
+what spectral's inverse costs there). It prints the medians and the ratios, writes them with the
 command and commit, and plots the times against the size.
 
     .venv/bin/python bench/setup_cost.py --baseline /tmp/baselib --json docs/setup-cost.json
@@ -46,7 +46,7 @@ kernel = m.pow_kernel_for(65537) if hasattr(m, "pow_kernel_for") else m.pow_kern
 m.pow(b, 65537)
 t = time.perf_counter(); m.pow(b, 65537); second = time.perf_counter() - t
 t = time.perf_counter(); gmpy2.powmod(b, 65537, n); peer = time.perf_counter() - t
-# GMP's own inverse of N modulo 2^(64 P) + 1, P the transform length (fmlm3's setup inverse)
+# GMP's own inverse of N modulo 2^(64 P) + 1, P the transform length (spectral's setup inverse)
 p = 1 << max(1, (-(-bits // 64) - 1).bit_length())
 r = (gmpy2.mpz(1) << (64 * p)) + 1
 t = time.perf_counter(); gmpy2.invert(n, r); inv = time.perf_counter() - t

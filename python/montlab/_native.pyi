@@ -14,8 +14,11 @@ __all__ = [
     "powm",
     "thresholds",
     "set_thresholds",
+    "Amm",
     "Cios",
     "FastModulus",
+    "NttRedc",
+    "Spectral",
     "ALGORITHMS",
     "GENERIC_THRESHOLDS",
     "IFMA",
@@ -31,10 +34,10 @@ ALGORITHMS: tuple[str, ...]
 GENERIC_THRESHOLDS: str
 #: True when the kernels (word-level and spectral) run on AVX-512 IFMA on this CPU.
 IFMA: bool
-#: The largest modulus (bits) FastModulus and powm take: 2^25, the ntt64 kernel's range.
+#: The largest modulus (bits) FastModulus and powm take: 2^25, the ntt_redc kernel's range.
 MAX_BITS: int
-#: The largest modulus (bits) of fmlm3 and of pow_sec: 2^22. Above it every variable-time
-#: operation runs on ntt64 and pow_sec raises ModulusError.
+#: The largest modulus (bits) of spectral and of pow_sec: 2^22. Above it every variable-time
+#: operation runs on ntt_redc and pow_sec raises ModulusError.
 SPECTRAL_MAX_BITS: int
 #: How the extension was built: "rustc" (the compiler's version line), "target", "profile",
 #: "version".
@@ -70,6 +73,76 @@ class Cios:
         """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
 
 @final
+class Amm:
+    """The amm kernel alone: almost Montgomery multiplication in radix 2^52 on AVX-512 IFMA,
+    R = 2^(52 k), k = ceil((bitlen(N) + 2) / 52), N up to 52830 bits. Raises ParameterError on a
+    CPU without IFMA."""
+
+    def __new__(cls, n: SupportsIndex) -> Amm: ...
+    @property
+    def modulus(self) -> int:
+        """The modulus N."""
+    @property
+    def r(self) -> int:
+        """The Montgomery constant R = 2^(52 k)."""
+    @property
+    def digits(self) -> int:
+        """Digit count k."""
+    @property
+    def n0_inv(self) -> int:
+        """-N^-1 mod 2^52."""
+    def mul(self, x: SupportsIndex, y: SupportsIndex) -> int:
+        """x * y * R^-1 mod N up to one N: in [0, 2N), for lazy 0 <= x, y < 2N."""
+    def pow(self, base: SupportsIndex, exp: SupportsIndex) -> int:
+        """base ** exp mod N, fully reduced, for 0 <= base < N and exp >= 0 (variable time)."""
+
+@final
+class Spectral:
+    """The spectral kernel alone: McLaughlin's Montgomery multiplication with R = 2^l + 1
+    (l = 64 P) over three-prime NTTs. Raises ModulusError when gcd(N, R) > 1."""
+
+    def __new__(cls, n: SupportsIndex, transform_len: int | None = None) -> Spectral: ...
+    @property
+    def modulus(self) -> int:
+        """The modulus N."""
+    @property
+    def transform_len(self) -> int:
+        """Transform length P."""
+    @property
+    def r(self) -> int:
+        """The Montgomery constant R = 2^(64 P) + 1."""
+    def mul(self, x: SupportsIndex, y: SupportsIndex) -> int:
+        """x * y * R^-1 mod N, for 0 <= x, y < N."""
+    def trace(self, x: SupportsIndex, y: SupportsIndex) -> dict[str, int | list[int]]:
+        """mul's intermediate values: h_residues, m_residues, S_residues (3 P values each,
+        prime by prime) and h, m, S, t, result."""
+    def pow(self, base: SupportsIndex, exp: SupportsIndex) -> int:
+        """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time)."""
+
+@final
+class NttRedc:
+    """The ntt_redc kernel alone: Montgomery's REDC with R = 2^l (l = 64 P) over three-prime
+    NTTs, N up to 2^25 bits."""
+
+    def __new__(cls, n: SupportsIndex) -> NttRedc: ...
+    @property
+    def modulus(self) -> int:
+        """The modulus N."""
+    @property
+    def transform_len(self) -> int:
+        """Transform length P."""
+    @property
+    def r(self) -> int:
+        """The Montgomery constant R = 2^(64 P)."""
+    def mul(self, x: SupportsIndex, y: SupportsIndex) -> int:
+        """x * y * R^-1 mod N, for 0 <= x, y < N."""
+    def trace(self, x: SupportsIndex, y: SupportsIndex) -> dict[str, int | list[int]]:
+        """mul's intermediate values: T_cyc_residues, T_nega_residues (3 P values each) and
+        T_lo, T_hi, m, U, H, t, result."""
+    def pow(self, base: SupportsIndex, exp: SupportsIndex) -> int:
+        """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time)."""
+
+@final
 class FastModulus:
     """Fast arithmetic modulo one odd N > 1, the kernel picked by size from the threshold table.
 
@@ -86,15 +159,17 @@ class FastModulus:
         """Bit length of N."""
     @property
     def mul_kernel(self) -> str:
-        """Kernel of mul, sqr and mul_many: "word" or "spectral"."""
+        """Registry id of the kernel of mul, sqr and mul_many: "amm", "cios", "spectral" or
+        "ntt_redc"."""
     @property
     def pow_kernel(self) -> str:
-        """Kernel of pow and pow_many for long exponents: "word", "spectral", or "ntt64" (a
-        modulus without a spectral kernel). Builds the spectral setup, after which short
-        exponents run on it too."""
+        """Registry id of the kernel of pow and pow_many for long exponents: "amm", "cios",
+        "spectral", or "ntt_redc" (a modulus without a spectral kernel). Builds the spectral
+        setup, after which short exponents run on it too."""
     def pow_kernel_for(self, exp: SupportsIndex) -> str:
-        """Kernel the next pow(x, exp) runs on: "word", "spectral", or "ntt64" (a short
-        exponent at a spectral size while the spectral setup is not built). Builds nothing."""
+        """Registry id of the kernel the next pow(x, exp) runs on: "amm", "cios", "spectral",
+        or "ntt_redc" (a short exponent at a spectral size while the spectral setup is not
+        built). Builds nothing."""
     @property
     def thresholds(self) -> dict[str, int]:
         """The threshold table this modulus dispatches with."""

@@ -11,11 +11,16 @@ Ranges (the same for every layer, checked before any work):
   * ``to_mont`` takes x in [0, N); ``from_mont`` takes [0, in_bound*N) and returns [0, N);
   * ``pow`` takes a base in [0, N) and an exponent >= 0 and returns base^exp mod N, fully
     reduced. Operands >= N are rejected, never silently reduced.
+
+Which kernel runs: an algorithm id runs that algorithm (on the native layer, exactly its Rust
+kernel); ``pow`` without one runs the native size table's pick, which :meth:`Modulus.pow_kernel`
+names by its registry id.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 from typing import Any, Mapping, Protocol, SupportsIndex
 
@@ -24,6 +29,8 @@ from montlab.errors import OperandError, ParameterError, as_int, show_int
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands
 
 DEFAULT_ALGO = "cios"
+#: The name ``pow`` reports for the size-dispatched path (no algorithm id given).
+AUTO = "auto"
 
 
 class Engine(Protocol):
@@ -49,64 +56,61 @@ class RefEngine:
         return int(self.module.mont_mul(self.config, x, y, trace))
 
 
+#: The ``montlab._native`` class of each native id (the ids marked "native" in the registry).
+NATIVE_CLASSES = {"cios": "Cios", "amm": "Amm", "spectral": "Spectral", "ntt_redc": "NttRedc"}
+#: Parameters a native kernel fixes: the model's configuration must have these values.
+NATIVE_FIXED = {"cios": {"w": 64}, "amm": {"w": 52}}
+
+
 class NativeEngine:
-    """A Rust engine from ``montlab._native``, checked against its reference model's constants."""
+    """A Rust kernel from ``montlab._native`` running exactly the algorithm ``algo`` (no size
+    dispatch), checked against its reference model's constants."""
 
     layer = "native"
 
     def __init__(self, algo: str, config: MontConfig) -> None:
-        if algo != "cios":  # pragma: no cover - registry and NATIVE list are tested to agree
+        if algo not in NATIVE_CLASSES:  # pragma: no cover - the registry test keeps them equal
             raise ParameterError(f"{algo}: no native engine")
-        w = getattr(config, "w", 64)
-        if w != 64:
-            raise ParameterError(f"{algo}: the native engine uses w = 64 (got w = {w})")
+        for name, value in NATIVE_FIXED.get(algo, {}).items():
+            got = getattr(config, name)
+            if got != value:
+                raise ParameterError(
+                    f"{algo}: the native engine uses {name} = {value} (got {name} = {got})"
+                )
+        if algo == "ntt_redc":
+            from montlab.ref.spectral import auto_p
+
+            p_auto = auto_p(config.modulus)
+            if getattr(config, "P") != p_auto:
+                raise ParameterError(
+                    f"{algo}: the native engine uses P = {p_auto} for this modulus "
+                    f"(got P = {getattr(config, 'P')})"
+                )
         self.algo = algo
         self.config = config
-        # Each kernel is built on first use: their precomputations differ, and pow refuses
-        # moduli above _native.MAX_BITS before any quadratic setup runs.
-        self._cios: Any = None
-        self._fast: Any = None
+        self._impl: Any = None
 
     @property
     def impl(self) -> Any:
-        """The CIOS kernel (``_native.Cios``), checked against the reference constants."""
-        if self._cios is None:
+        """The ``montlab._native`` kernel object, built on first use (its setup may be long)."""
+        if self._impl is None:
             from montlab import _native
 
-            cios = _native.Cios(self.config.modulus)  # no size dispatch: no table needed
-            assert cios.r == self.config.r, "native and reference Montgomery constants disagree"
-            self._cios = cios
-        return self._cios
+            cls = getattr(_native, NATIVE_CLASSES[self.algo])
+            n = self.config.modulus
+            impl = cls(n, getattr(self.config, "P")) if self.algo == "spectral" else cls(n)
+            assert impl.r == self.config.r, "native and reference Montgomery constants disagree"
+            self._impl = impl
+        return self._impl
 
     def mul(self, x: int, y: int, trace: Trace | None = None) -> int:
         if trace is not None:
             raise ParameterError(f"{self.algo}: the native layer has no trace; use layer 'ref'")
         return int(self.impl.mul(x, y))
 
-    @property
-    def fast(self) -> Any:
-        """The size-dispatched kernels (``montlab.FastModulus``), built on first use."""
-        if self._fast is None:
-            from montlab import _native
-            from montlab.tune import ensure_applied
-
-            ensure_applied()
-            self._fast = _native.FastModulus(self.config.modulus)
-        return self._fast
-
-    def kernel_for(self, exp: int) -> str:
-        """The kernel the next pow(., exp) runs on: "amm" (the word-level kernel on AVX-512
-        IFMA), "cios" (the portable word-level kernel), "spectral" or "ntt64"."""
-        from montlab import _native
-
-        kernel = str(self.fast.pow_kernel_for(exp))
-        if kernel == "word":
-            return "amm" if _native.IFMA else "cios"
-        return kernel
-
     def pow(self, base: int, exp: int) -> int:
-        """base^exp mod N on the kernel the size dispatch picks (word-level or spectral)."""
-        return int(self.fast.pow(base, exp))
+        """base^exp mod N on this kernel (sliding windows, variable time)."""
+        return int(self.impl.pow(base, exp))
 
 
 def native_available() -> bool:
@@ -115,6 +119,21 @@ def native_available() -> bool:
         from montlab import _native  # noqa: F401
     except ImportError:
         return False
+    return True
+
+
+@cache
+def native_runs(algo: str) -> bool:
+    """True when the native kernel ``algo`` runs on this machine (``amm`` needs AVX-512 IFMA)."""
+    if algo not in NATIVE_CLASSES or not native_available():
+        return False
+    if algo == "amm":
+        from montlab import _native
+
+        try:
+            _native.Amm(3)
+        except ParameterError:
+            return False
     return True
 
 
@@ -135,6 +154,7 @@ class Modulus:
         self.n = as_int(n, "Modulus: N")
         check_modulus("Modulus", self.n)
         self._engines: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Engine] = {}
+        self._fast: Any = None
 
     def __repr__(self) -> str:
         return f"Modulus({self.n:#x})"
@@ -149,7 +169,7 @@ class Modulus:
         """The engine for ``algo`` on ``layer`` (default: native when built, else ref)."""
         entry = registry.get(algo)
         if layer is None:
-            layer = "native" if "native" in entry.layers and native_available() else "ref"
+            layer = "native" if "native" in entry.layers and native_runs(algo) else "ref"
         if layer not in entry.layers or layer == "rtl":
             raise ParameterError(
                 f"{algo}: layer {layer!r} is not available here (layers: {', '.join(entry.layers)})"
@@ -163,6 +183,11 @@ class Modulus:
             if layer == "native":
                 if not native_available():
                     raise ParameterError(f"{algo}: the native extension is not built")
+                if not native_runs(algo):
+                    raise ParameterError(
+                        f"{algo}: the native kernel needs AVX-512 IFMA, which this CPU lacks "
+                        "(layer 'ref' runs the model)"
+                    )
                 eng = NativeEngine(algo, cfg)
             else:
                 eng = RefEngine(algo, cfg, module)
@@ -209,23 +234,70 @@ class Modulus:
         z = eng.mul(x, 1)
         return z - self.n if z >= self.n else z
 
+    @property
+    def fast(self) -> Any:
+        """``montlab.FastModulus`` for N (the size-dispatched native kernels), built on first
+        use. Raises :class:`ParameterError` without the native extension."""
+        if self._fast is None:
+            if not native_available():
+                raise ParameterError("FastModulus: the native extension is not built")
+            from montlab import _native
+            from montlab.tune import ensure_applied
+
+            ensure_applied()
+            self._fast = _native.FastModulus(self.n)
+        return self._fast
+
+    def pow_kernel(
+        self, exp: SupportsIndex, algo: str | None = None, layer: str | None = None
+    ) -> str:
+        """The registry id of the kernel ``pow(., exp, algo, layer)`` runs on. With ``algo``
+        None on the native layer that is the size table's pick ("amm", "cios", "spectral" or
+        "ntt_redc"); otherwise ``algo`` itself."""
+        exp = as_int(exp, "the exponent")
+        _check_exponent(algo or AUTO, exp)
+        if algo is not None:
+            return algo
+        if self._auto_layer(layer) == "native":
+            return str(self.fast.pow_kernel_for(exp))
+        return DEFAULT_ALGO
+
     def pow(
         self,
         base: SupportsIndex,
         exp: SupportsIndex,
-        algo: str = DEFAULT_ALGO,
+        algo: str | None = None,
         layer: str | None = None,
         **params: Any,
     ) -> int:
-        """base^exp mod N, fully reduced: left-to-right square-and-multiply with ``algo``'s MP
-        (variable time: the run depends on the exponent's bits; see ``FastModulus.pow_sec``)."""
-        base, exp = as_int(base, f"{algo}: base"), as_int(exp, f"{algo}: the exponent")
+        """base^exp mod N, fully reduced (variable time: the run depends on the exponent's bits;
+        see ``FastModulus.pow_sec``).
+
+        With ``algo`` None, the native layer's size table picks the kernel (name it with
+        :meth:`pow_kernel`), or the ``cios`` model runs on the ref layer. With an ``algo``, that
+        algorithm runs, on its native kernel or by square-and-multiply over its model."""
+        name = algo or AUTO
+        base, exp = as_int(base, f"{name}: base"), as_int(exp, f"{name}: the exponent")
+        _check_reduced(self.n, name, base=base)
+        _check_exponent(name, exp)
+        if algo is None:
+            if params:
+                raise ParameterError(f"{AUTO}: parameters need an algorithm id (got {params})")
+            if self._auto_layer(layer) == "native":
+                return int(self.fast.pow(base, exp))
+            algo = DEFAULT_ALGO
         eng = self.engine(algo, layer, **params)
-        _check_reduced(self.n, algo, base=base)
-        _check_exponent(algo, exp)
         if isinstance(eng, NativeEngine):
             return eng.pow(base, exp)
         return mont_pow(eng, base, exp)
+
+    @staticmethod
+    def _auto_layer(layer: str | None) -> str:
+        if layer not in (None, "ref", "native"):
+            raise ParameterError(f"{AUTO}: layer {layer!r} is not 'ref' or 'native'")
+        if layer == "native" and not native_available():
+            raise ParameterError(f"{AUTO}: the native extension is not built")
+        return layer or ("native" if native_available() else "ref")
 
 
 def mont_pow(eng: Engine, base: int, exp: int) -> int:
@@ -264,10 +336,10 @@ def powm(
     base: SupportsIndex,
     exp: SupportsIndex,
     n: SupportsIndex,
-    algo: str = DEFAULT_ALGO,
+    algo: str | None = None,
     layer: str | None = None,
     **params: Any,
 ) -> int:
     """base^exp mod n, fully reduced (the simple front door; variable time in exp: use
-    ``FastModulus.pow_sec`` for secret exponents)."""
+    ``FastModulus.pow_sec`` for secret exponents). ``algo`` None: the size table's kernel."""
     return Modulus(n).pow(base, exp, algo, layer, **params)

@@ -39,7 +39,7 @@ BANDS: tuple[tuple[str, int, int, int], ...] = (
 #: Threshold tables the native entry points run under (None: the generic table).
 TABLES: dict[str, str | None] = {
     "generic": None,
-    "spectral": "spectral_mul_bits = 1\nspectral_pow_bits = 1\nntt64_pow_bits = 1\n",
+    "spectral": "spectral_mul_bits = 1\nspectral_pow_bits = 1\nntt_redc_pow_bits = 1\n",
     "word": f"spectral_mul_bits = {2**63}\nspectral_pow_bits = {2**63}\n",
 }
 #: The largest N the reference models run at (bits), and their exponent bits.

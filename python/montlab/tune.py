@@ -52,7 +52,7 @@ NEVER = 2**63 - 1
 #: The operations tuned, with their table keys.
 KEYS = {"mul": "spectral_mul_bits", "pow": "spectral_pow_bits"}
 #: Keys a table may also set (not measured here: the generic value stands when absent).
-OPTIONAL_KEYS = frozenset({"ntt64_pow_bits"})
+OPTIONAL_KEYS = frozenset({"ntt_redc_pow_bits"})
 #: Environment variable naming the table to apply (or ``generic``).
 ENV = "MONTLAB_THRESHOLDS"
 #: Smallest size accepted (the spectral kernel needs a transform of at least 2 limbs).
@@ -321,7 +321,7 @@ def _measure_size(
     if spec.mul_kernel != "spectral":  # N shares a factor with every 2^l + 1 tried
         n, a, b, e = _case(bits, config.seed + 1)
         word, spec = forced.make(n, spectral=False), forced.make(n, spectral=True)
-    if word.mul_kernel != "word" or spec.mul_kernel != "spectral":
+    if word.mul_kernel not in ("amm", "cios") or spec.mul_kernel != "spectral":
         raise MontlabError(f"{bits} bits: could not force the two kernels")
     want_mul, want_pow = a * b % n, pow(a, e, n)
     for name, m in (("word-level", word), ("spectral", spec)):

@@ -26,7 +26,7 @@ ALGOS = registry.ids()
 #: Python's decimal-literal rule for digits and underscores (leading zeros allowed here).
 DECIMAL = re.compile(r"[0-9](?:_?[0-9])*")
 #: A threshold table that runs the spectral kernel from the smallest modulus.
-SPECTRAL = "spectral_mul_bits = 1\nspectral_pow_bits = 1\nntt64_pow_bits = 1\n"
+SPECTRAL = "spectral_mul_bits = 1\nspectral_pow_bits = 1\nntt_redc_pow_bits = 1\n"
 
 
 def _grammar(text: str) -> int | None | str:

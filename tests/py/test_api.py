@@ -16,6 +16,7 @@ from montlab import (
     powm,
     registry,
 )
+from montlab.api import native_runs
 from montlab.testing import random_modulus, random_modulus_for
 
 IDS = registry.ids()
@@ -23,7 +24,7 @@ LAYERS = [
     (a.id, layer)
     for a in registry.all_algorithms()
     for layer in a.layers
-    if layer == "ref" or (layer == "native" and native_available())
+    if layer == "ref" or (layer == "native" and native_runs(a.id))
 ]
 
 

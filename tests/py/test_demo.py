@@ -8,7 +8,7 @@ import random
 import pytest
 from click.testing import CliRunner
 from montlab import registry
-from montlab.api import native_available
+from montlab.api import native_available, native_runs
 from montlab.cli import main
 from montlab.cli.demo import E, N, P, Q
 
@@ -76,11 +76,12 @@ def _check_rows(data: dict) -> None:
     seen = {(r["algo"], r["layer"]) for r in data["rows"]}
     for a in registry.all_algorithms():
         assert (a.id, "ref") in seen
-        if "native" in a.layers and native_available():
+        if "native" in a.layers and native_runs(a.id):
             assert (a.id, "native") in seen
+    assert ("auto", "native") in seen or not native_available()
     assert all(r["correct"] for r in data["rows"])
-    for r in data["rows"]:  # a reference row runs its own id; a native row names its kernel
-        if r["layer"] == "ref":
-            assert r["pow_kernel"] == r["algo"], r
+    for r in data["rows"]:  # an id's row runs that id; the auto row names the table's pick
+        if r["algo"] == "auto":
+            assert r["pow_kernel"] in ("amm", "cios", "spectral", "ntt_redc"), r
         else:
-            assert r["pow_kernel"] in ("amm", "cios", "spectral", "ntt64"), r
+            assert r["pow_kernel"] == r["algo"], r

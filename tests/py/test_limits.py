@@ -1,7 +1,7 @@
 """The size range of FastModulus and powm.
 
 Above fmlm3's range (SPECTRAL_MAX_BITS = 2^22 bits) and up to MAX_BITS = 2^25 bits every
-variable-time operation runs on ntt64, whatever the threshold table says, and pow_sec (the
+variable-time operation runs on ntt_redc, whatever the threshold table says, and pow_sec (the
 quadratic constant-time kernel) is refused. Larger moduli are refused at once with a clear error,
 not run on the quadratic word kernel for minutes (issue: a 10^7-bit product took 49 s,
 silently). The results are checked against gmpy2.
@@ -49,10 +49,10 @@ def test_larger_moduli_are_refused_at_once(bits: int) -> None:
 
 
 def _check_beyond_fmlm3(bits: int, rng: random.Random) -> None:
-    """Every entry point at ``bits`` (above fmlm3's range) against gmpy2, on ntt64."""
+    """Every entry point at ``bits`` (above spectral's range) against gmpy2, on ntt_redc."""
     n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
     m = _native.FastModulus(n)
-    assert (m.mul_kernel, m.pow_kernel, m.pow_kernel_for(1 << 20)) == ("ntt64",) * 3
+    assert (m.mul_kernel, m.pow_kernel, m.pow_kernel_for(1 << 20)) == ("ntt_redc",) * 3
     x, y = rng.randrange(n), n - 1
     g = gmpy2.mpz(n)
     assert m.mul(x, y) == x * y % g
@@ -66,7 +66,7 @@ def _check_beyond_fmlm3(bits: int, rng: random.Random) -> None:
         m.pow_sec(x, 3)
 
 
-def test_just_above_fmlm3_runs_ntt64(rng: random.Random) -> None:
+def test_just_above_spectral_runs_ntt_redc(rng: random.Random) -> None:
     _check_beyond_fmlm3(_native.SPECTRAL_MAX_BITS + 1, rng)
 
 

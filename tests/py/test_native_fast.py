@@ -40,15 +40,22 @@ def check(m: FastModulus, x: int, y: int, e: int) -> None:
     assert m.pow(x, e) == pow(x, e, n), msg
 
 
+def word(bits: int, op: str) -> str:
+    """The word-level kernel's id: amm on AVX-512 IFMA CPUs inside its size range for ``op``
+    (products from 705 bits, exponentiations from 513, both to 52830), cios elsewhere."""
+    low = 705 if op == "mul" else 513
+    return "amm" if native.IFMA and low <= bits <= 52830 else "cios"
+
+
 def test_generic_table() -> None:
     t = native.thresholds()
-    assert set(t) == {"spectral_mul_bits", "spectral_pow_bits", "ntt64_pow_bits"}
+    assert set(t) == {"spectral_mul_bits", "spectral_pow_bits", "ntt_redc_pow_bits"}
     assert all(v > 0 for v in t.values())
     assert "spectral_pow_bits" in native.GENERIC_THRESHOLDS
     assert isinstance(native.IFMA, bool)
     m = FastModulus(2**521 - 1)
     assert m.thresholds == t and m.bits == 521 and m.modulus == 2**521 - 1
-    assert (m.mul_kernel, m.pow_kernel) == ("word", "word")
+    assert (m.mul_kernel, m.pow_kernel) == (word(m.bits, "mul"), word(m.bits, "pow"))
     assert "521-bit" in repr(m)
 
 
@@ -58,8 +65,8 @@ def test_both_sides_of_the_generic_thresholds(rng: random.Random) -> None:
         for bits in (cut - 65, cut - 1, cut, cut + 1, cut + 64):
             n = random_modulus(rng, bits)
             m = FastModulus(n)
-            want_mul = "spectral" if bits >= t["spectral_mul_bits"] else "word"
-            want_pow = "spectral" if bits >= t["spectral_pow_bits"] else "word"
+            want_mul = "spectral" if bits >= t["spectral_mul_bits"] else word(bits, "mul")
+            want_pow = "spectral" if bits >= t["spectral_pow_bits"] else word(bits, "pow")
             assert (m.mul_kernel, m.pow_kernel) == (want_mul, want_pow)
             check(m, rng.randrange(n), n - 1, rng.getrandbits(96))
 
@@ -71,7 +78,7 @@ def test_both_sides_of_moved_thresholds(cut: int, rng: random.Random, table: Non
         for _ in range(scaled(3)):
             n = random_modulus(rng, bits)
             m = FastModulus(n)
-            assert m.pow_kernel == ("spectral" if bits >= cut else "word")
+            assert m.pow_kernel == ("spectral" if bits >= cut else word(bits, "pow"))
             check(
                 m, rng.randrange(n), rng.randrange(n), rng.getrandbits(rng.choice([5, 200, bits]))
             )
@@ -109,7 +116,7 @@ def test_word_kernel_across_the_ifma_ranges(bits: int, rng: random.Random, table
     force(10**9, 10**9)
     for n in (random_modulus(rng, bits), (1 << bits) - 1):
         m = FastModulus(n)
-        assert (m.mul_kernel, m.pow_kernel) == ("word", "word")
+        assert (m.mul_kernel, m.pow_kernel) == (word(m.bits, "mul"), word(m.bits, "pow"))
         for x, y in ((n - 1, n - 1), (rng.randrange(n), rng.randrange(n)), (1, n // 2)):
             check(m, x, y, rng.getrandbits(70))
         assert m.pow_many([n - 1, 1, 0], 2) == [1, 1, 0]
@@ -121,7 +128,10 @@ def test_fermat_factor_modulus(table: None) -> None:
     force(2, 2)
     n = 59649589127497217
     m = FastModulus(n)
-    assert m.transform_len is None and (m.mul_kernel, m.pow_kernel) == ("word", "word")
+    assert m.transform_len is None and (m.mul_kernel, m.pow_kernel) == (
+        word(m.bits, "mul"),
+        word(m.bits, "pow"),
+    )
     check(m, n - 1, 12345, 2**70 + 3)
 
 
@@ -134,42 +144,48 @@ def test_chosen_modulus_cannot_force_a_long_transform(rng: random.Random, table:
     kbits = 20127 - f.bit_length()
     n = f * (rng.getrandbits(kbits) | 1 << (kbits - 1) | 1)
     m = FastModulus(n)
-    assert m.transform_len is None and (m.mul_kernel, m.pow_kernel) == ("word", "word")
+    assert m.transform_len is None and (m.mul_kernel, m.pow_kernel) == (
+        word(m.bits, "mul"),
+        word(m.bits, "pow"),
+    )
     check(m, rng.randrange(n), n - 1, rng.getrandbits(256))
     plain = FastModulus(random_modulus(rng, 20127))
     assert plain.pow_kernel == "spectral" and plain.transform_len == 512
 
 
 @pytest.mark.parametrize("bits", [2, 64, 65, 1000, 4097])
-def test_short_exponents_run_on_ntt64(bits: int, rng: random.Random, table: None) -> None:
-    """Short exponentiations do not build the fmlm3 setup: they run on ntt64 (R = 2^l, 2-adic
-    setup) until 64 exponent bits have run on the modulus, then on fmlm3."""
-    native.set_thresholds("spectral_mul_bits = 2\nspectral_pow_bits = 2\nntt64_pow_bits = 2\n")
+def test_short_exponents_run_on_ntt_redc(bits: int, rng: random.Random, table: None) -> None:
+    """Short exponentiations do not build the spectral setup: they run on ntt_redc (R = 2^l,
+    2-adic setup) until 64 exponent bits have run on the modulus, then on spectral."""
+    native.set_thresholds("spectral_mul_bits = 2\nspectral_pow_bits = 2\nntt_redc_pow_bits = 2\n")
     moduli = [random_modulus(rng, bits) for _ in range(scaled(3))]
     moduli += [k for k in edge_moduli(bits) if k > 1 and k % 2][:4]
     for n in moduli:
         m = FastModulus(n)
-        assert m.pow_kernel_for(65537) == "ntt64"  # a query: nothing built, nothing counted
-        assert m.pow_kernel_for(1 << 300) == "spectral" and m.pow_kernel_for(3) == "ntt64"
+        assert m.pow_kernel_for(65537) == "ntt_redc"  # a query: nothing built, nothing counted
+        assert m.pow_kernel_for(1 << 300) == "spectral" and m.pow_kernel_for(3) == "ntt_redc"
         spent = 0
         for b, e in [(n - 1, 65537), (0, 3), (1, 2), (rng.randrange(n), rng.getrandbits(40))]:
-            assert m.pow_kernel_for(e) == ("ntt64" if spent + e.bit_length() <= 64 else "spectral")
+            assert m.pow_kernel_for(e) == (
+                "ntt_redc" if spent + e.bit_length() <= 64 else "spectral"
+            )
             assert m.pow(b, e) == pow(b, e, n), hexdump(N=n, b=b, e=e)
             spent += e.bit_length()
         assert m.pow(n - 1, 0) == 1 % n
-        e = rng.getrandbits(100) | 1 << 99  # past the 64-bit budget: fmlm3 from here
+        e = rng.getrandbits(100) | 1 << 99  # past the 64-bit budget: spectral from here
         assert m.pow_kernel_for(e) == "spectral"
         assert m.pow(n // 2, e) == pow(n // 2, e, n)
         bs = [rng.randrange(n) for _ in range(3)]
         assert FastModulus(n).pow_many(bs, 65537) == [pow(b, 65537, n) for b in bs]
 
 
-def test_one_shot_powm_at_ntt64_sizes(rng: random.Random) -> None:
-    """The generic table: a 2^15-bit modulus exponentiates by 65537 on ntt64 (no fmlm3 setup)."""
-    cut = native.thresholds()["ntt64_pow_bits"]
+def test_one_shot_powm_at_ntt_redc_sizes(rng: random.Random) -> None:
+    """The generic table: a 2^15-bit modulus exponentiates by 65537 on ntt_redc (no spectral
+    setup)."""
+    cut = native.thresholds()["ntt_redc_pow_bits"]
     n = random_modulus(rng, max(cut, native.thresholds()["spectral_pow_bits"]))
     m = FastModulus(n)
-    assert m.pow_kernel_for(65537) == "ntt64"
+    assert m.pow_kernel_for(65537) == "ntt_redc"
     for b in (rng.randrange(n), n - 1, 2):
         assert native.powm(b, 65537, n) == m.pow(b, 65537) == pow(b, 65537, n)
 
@@ -283,8 +299,8 @@ def test_bad_threshold_tables(table: None) -> None:
     assert native.thresholds() == FastModulus(3).thresholds
     native.set_thresholds("spectral_pow_bits = 512")
     assert native.thresholds()["spectral_pow_bits"] == 512
-    native.set_thresholds("ntt64_pow_bits = 4096")
-    assert native.thresholds()["ntt64_pow_bits"] == 4096
+    native.set_thresholds("ntt_redc_pow_bits = 4096")
+    assert native.thresholds()["ntt_redc_pow_bits"] == 4096
 
 
 @pytest.mark.parametrize("shape", ["random", "2^k - small", "sparse", "all ones"])

@@ -180,14 +180,14 @@ def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     )
     bad = tmp_path / "bad.toml"
     bad.write_text("[thresholds]\nspectral_mul_bits = 7\n")
-    generic_ntt64 = tune_generic()["ntt64_pow_bits"]  # not in the table: the generic one stays
+    generic_ntt64 = tune_generic()["ntt_redc_pow_bits"]  # not in the table: the generic one stays
     try:
         monkeypatch.setenv(tune.ENV, str(good))
         assert tune.apply_installed() == str(good)
         assert _native.thresholds() == {
             "spectral_mul_bits": 7,
             "spectral_pow_bits": 9,
-            "ntt64_pow_bits": generic_ntt64,
+            "ntt_redc_pow_bits": generic_ntt64,
         }
         monkeypatch.setenv(tune.ENV, str(bad))
         with pytest.warns(UserWarning, match="generic"):

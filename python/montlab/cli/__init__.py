@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from montlab import registry
-from montlab.api import Modulus, NativeEngine, config_params
+from montlab.api import AUTO, Modulus, config_params, native_available
 from montlab.errors import MontlabError, OperandError, ParameterError
 from montlab.vectors import hexify
 
@@ -185,7 +185,6 @@ def algorithms_markdown(rows: list[dict[str, Any]]) -> str:
 @handle_errors
 def algorithms(as_json: bool, markdown: bool) -> None:
     """List the algorithm ids, their papers and their layers."""
-    from montlab.api import native_available
 
     rows: list[dict[str, Any]] = []
     for a in registry.all_algorithms():
@@ -287,7 +286,12 @@ def mul(
 @click.argument("b")
 @click.argument("e")
 @click.argument("n")
-@click.option("--algo", default="cios", show_default=True, help="Algorithm id.")
+@click.option(
+    "--algo",
+    default="auto",
+    show_default=True,
+    help="Algorithm id, or auto: the native size table's kernel (cios model without it).",
+)
 @set_option
 @layer_option
 @json_option
@@ -295,21 +299,32 @@ def mul(
 def powm(
     b: str, e: str, n: str, algo: str, sets: tuple[str, ...], layer: str | None, as_json: bool
 ) -> None:
-    """B^E mod N, fully reduced, by repeated Montgomery products of ALGO."""
-    params = parse_sets(algo, sets)
+    """B^E mod N, fully reduced (variable time), by repeated Montgomery products of ALGO."""
+    chosen = None if algo == AUTO else algo
+    if chosen is None and sets:
+        raise ParameterError(f"{AUTO}: --set needs --algo (got {', '.join(sets)})")
+    params = parse_sets(algo, sets) if chosen else {}
     base, exp = parse_operand(b, "B"), parse_operand(e, "E")
     m = Modulus(parse_operand(n, "N"))
-    eng = m.engine(algo, layer, **params)
-    # The native layer dispatches by size: name the kernel that runs, not only the id asked for.
-    kernel = eng.kernel_for(exp) if isinstance(eng, NativeEngine) and exp >= 0 else algo
+    if chosen is None:
+        used_layer = "native" if layer != "ref" and native_available() else "ref"
+        if layer == "native" and not native_available():
+            raise ParameterError(f"{AUTO}: the native extension is not built")
+        shown: dict[str, Any] = {}
+    else:
+        eng = m.engine(chosen, layer, **params)
+        used_layer = eng.layer
+        shown = config_params(chosen, eng.config, params)
+    # The kernel that runs: the size table's pick for auto, the algorithm itself otherwise.
+    kernel = m.pow_kernel(exp, chosen, used_layer) if exp >= 0 else algo
     with long_call(f"{algo} powm", m.n):
-        result = m.pow(base, exp, algo, eng.layer, **params)
+        result = m.pow(base, exp, chosen, used_layer, **params)
     if as_json:
         emit_json(
             {
                 "algo": algo,
-                "params": config_params(algo, eng.config, params),
-                "layer": eng.layer,
+                "params": shown,
+                "layer": used_layer,
                 "kernel": kernel,
                 "result": hex(result),
             }
