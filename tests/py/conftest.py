@@ -3,6 +3,8 @@
 * ``MONTLAB_SEED`` fixes the seed (printed in the pytest header and by every randomized test);
   otherwise one is drawn per run.
 * ``MONTLAB_TEST_MULTIPLIER`` scales the iteration counts of randomized tests (default 1).
+* ``MONTLAB_REQUIRE_IFMA`` makes every test of an AVX-512 IFMA kernel fail, not skip, where the
+  kernels are off (:func:`ifma_or_skip`; the Rust tests read it too).
 """
 
 from __future__ import annotations
@@ -54,6 +56,20 @@ def rng(request: pytest.FixtureRequest) -> random.Random:
     """A per-test RNG derived from the run seed and the test id; prints how to replay it."""
     print(f"[seed] MONTLAB_SEED={SEED} test={request.node.nodeid}")
     return random.Random(f"{SEED}:{request.node.nodeid}")
+
+
+def ifma_or_skip(what: str) -> None:
+    """Skip a test of the IFMA kernels where they are off (no AVX-512 IFMA, or MONTLAB_NO_IFMA
+    set); with MONTLAB_REQUIRE_IFMA set, fail instead."""
+    from montlab import _native
+    from montlab.api import native_runs
+
+    if _native.IFMA and native_runs("amm"):
+        return
+    msg = f"{what}: the AVX-512 IFMA kernels are off here"
+    if os.environ.get("MONTLAB_REQUIRE_IFMA"):
+        pytest.fail(f"{msg}, and MONTLAB_REQUIRE_IFMA is set")
+    pytest.skip(msg)
 
 
 def montgomery_oracle(x: int, y: int, r: int, n_mod: int) -> int:

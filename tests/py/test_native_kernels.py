@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import hexdump, scaled
+from conftest import REPO, hexdump, ifma_or_skip, scaled
 from montlab import Modulus, registry
 from montlab.api import native_available, native_runs
 from montlab.errors import ModulusError, OperandError, ParameterError
@@ -117,10 +117,10 @@ def test_extreme_values_of_the_spectral_steps() -> None:
     assert steps["h"]["value"] == 1 << cfg.l
 
 
-@pytest.mark.skipif(not native_runs("amm"), reason="the amm kernel needs AVX-512 IFMA")
 def test_amm_kernel_returns_the_models_integer(rng: random.Random) -> None:
     from montlab import _native
 
+    ifma_or_skip("amm native kernel")
     for bits in [2, 3, 50, 51, 52, 53, 103, 104, 105, 521, 1024, 2048, 4096, 52830]:
         moduli = [random_modulus(rng, bits), *edge_moduli(bits)[:3]] if bits > 2 else [3]
         for n in moduli:
@@ -179,8 +179,8 @@ def test_bad_input_is_refused() -> None:
 
 @pytest.mark.parametrize("algo", [a.id for a in registry.all_algorithms() if "native" in a.layers])
 def test_pow_on_a_named_kernel_runs_that_kernel(algo: str, rng: random.Random) -> None:
-    if not native_runs(algo):
-        pytest.skip(f"{algo}: the native kernel does not run on this CPU")
+    if algo == "amm":
+        ifma_or_skip("amm native pow")
     for bits in (64, 1000, 3000):
         n = random_modulus(rng, bits)
         m = Modulus(n)
@@ -195,3 +195,21 @@ def test_pow_on_a_named_kernel_runs_that_kernel(algo: str, rng: random.Random) -
     kernel = m.pow_kernel(65537)
     assert kernel == m.fast.pow_kernel_for(65537)
     assert "native" in registry.get(kernel).layers
+
+
+def test_require_ifma_turns_a_skip_into_a_failure() -> None:
+    """With the IFMA kernels forced off, the amm test skips, and fails under
+    MONTLAB_REQUIRE_IFMA."""
+    import os
+    import subprocess
+    import sys
+
+    test = "tests/py/test_native_kernels.py::test_amm_kernel_returns_the_models_integer"
+    env = {k: v for k, v in os.environ.items() if k != "MONTLAB_REQUIRE_IFMA"}
+    env["MONTLAB_NO_IFMA"] = "1"
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", test]
+    skipped = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True)
+    assert skipped.returncode == 0 and "1 skipped" in skipped.stdout, skipped.stdout
+    env["MONTLAB_REQUIRE_IFMA"] = "1"
+    failed = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True)
+    assert failed.returncode == 1 and "MONTLAB_REQUIRE_IFMA is set" in failed.stdout, failed.stdout

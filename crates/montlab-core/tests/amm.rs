@@ -161,7 +161,7 @@ fn check_random(rng: &mut Rng, bits: u64, exp_bits: u64, cios: bool) {
 /// to 1100 bits, 300 bits at least: the window table stays full).
 #[test]
 fn random_moduli_match_cios_and_num_bigint() {
-    if !amm::available() {
+    if !amm::ifma_or_skip("random_moduli_match_cios_and_num_bigint") {
         return;
     }
     let mut rng = Rng::new(seed("random_moduli_match_cios_and_num_bigint"), "ifma");
@@ -176,7 +176,7 @@ fn random_moduli_match_cios_and_num_bigint() {
 /// up to 16384 bits.
 #[test]
 fn large_moduli_match_num_bigint() {
-    if !amm::available() {
+    if !amm::ifma_or_skip("large_moduli_match_num_bigint") {
         return;
     }
     let mut rng = Rng::new(seed("large_moduli_match_num_bigint"), "ifma-large");
@@ -196,7 +196,7 @@ const FULL_EXP_BITS: [u64; 5] = [1025, 2048, 4097, 52 * 128 - 1, 52 * 200 - 1];
 /// sizes of [`FULL_EXP_BITS`].
 #[test]
 fn edge_moduli_and_operands() {
-    if !amm::available() {
+    if !amm::ifma_or_skip("edge_moduli_and_operands") {
         return;
     }
     let one = BigUint::one();
@@ -408,4 +408,31 @@ fn no_ifma_fallback_in_child_process() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "child failed:\n{text}");
     assert!(text.contains("3 passed"), "child ran other tests:\n{text}");
+}
+
+/// `MONTLAB_REQUIRE_IFMA` turns a skipped IFMA test into a failure: this binary's
+/// `large_moduli_match_num_bigint`, run again with the kernels forced off
+/// (`MONTLAB_NO_IFMA`), fails with the requirement set and passes (skipping) without it.
+#[test]
+fn require_ifma_fails_when_the_kernels_are_off() {
+    let run = |require: bool| {
+        let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+        cmd.args(["--exact", "large_moduli_match_num_bigint", "--nocapture"])
+            .env("MONTLAB_NO_IFMA", "1")
+            .env_remove("MONTLAB_REQUIRE_IFMA");
+        if require {
+            cmd.env("MONTLAB_REQUIRE_IFMA", "1");
+        }
+        let out = cmd.output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let (ok, text) = run(true);
+    assert!(
+        !ok && text.contains("MONTLAB_REQUIRE_IFMA is set"),
+        "required but off: {text}"
+    );
+    let (ok, text) = run(false);
+    assert!(ok && text.contains("skipped"), "not required: {text}");
 }

@@ -170,8 +170,7 @@ fn amm_vectors_match() {
         .filter(|r| r.param("w").is_none_or(|w| w == 52))
         .collect();
     assert!(amm.len() > 100, "amm records with w = 52 in {files} files");
-    if !amm::available() {
-        let _ = writeln!(std::io::stderr(), "amm KAT: no AVX-512 IFMA here, skipped");
+    if !amm::ifma_or_skip("amm KAT") {
         return;
     }
     let mut failures = Vec::new();

@@ -103,6 +103,27 @@ pub fn enabled() -> bool {
     *USE.get_or_init(|| available() && std::env::var_os("MONTLAB_NO_IFMA").is_none())
 }
 
+/// The gate of every test of an IFMA kernel: true when the kernels run here ([`enabled`]: the
+/// CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset). Otherwise the test is skipped with a
+/// line naming `what`, unless `MONTLAB_REQUIRE_IFMA` is set: then it panics, so that a run that
+/// must cover the IFMA kernels (CI on an IFMA machine) cannot pass by skipping them.
+///
+/// # Panics
+/// When the kernels are off and `MONTLAB_REQUIRE_IFMA` is set.
+#[must_use]
+pub fn ifma_or_skip(what: &str) -> bool {
+    let on = enabled();
+    if !on {
+        assert!(
+            std::env::var_os("MONTLAB_REQUIRE_IFMA").is_none(),
+            "{what}: MONTLAB_REQUIRE_IFMA is set but the IFMA kernels are off (no AVX-512 IFMA, \
+             or MONTLAB_NO_IFMA set)"
+        );
+        eprintln!("{what}: AVX-512 IFMA kernels off here, skipped");
+    }
+    on
+}
+
 /// Per-modulus constants of the radix-2^52 kernel.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct IfmaParams {
@@ -762,9 +783,10 @@ mod tests {
 
     #[test]
     fn amm_matches_definition() {
-        let Some(p) = IfmaParams::new(&OddModulus::new(&[u64::MAX, u64::MAX, 1]).unwrap()) else {
-            return; // no IFMA on this CPU
-        };
+        if !ifma_or_skip("amm_matches_definition") {
+            return;
+        }
+        let p = IfmaParams::new(&OddModulus::new(&[u64::MAX, u64::MAX, 1]).unwrap()).unwrap();
         // 129-bit N: k = 3 digits, one vector.
         assert_eq!((p.digits(), p.vecs()), (3, 1));
         let n = big(&p.n64);
@@ -800,9 +822,10 @@ mod tests {
         // N = 2^(52 * 8 * 2 - 2) - 1: all digits but the top are 2^52 - 1 in a lazy element.
         let bits: usize = 52 * 16 - 2;
         let n_big: BigUint = (BigUint::from(1u8) << bits) - 1u8;
-        let Some(p) = IfmaParams::new(&OddModulus::new(&n_big.to_u64_digits()).unwrap()) else {
+        if !ifma_or_skip("ripple_carries") {
             return;
-        };
+        }
+        let p = IfmaParams::new(&OddModulus::new(&n_big.to_u64_digits()).unwrap()).unwrap();
         assert_eq!((p.digits(), p.vecs()), (16, 2));
         let r_inv = (BigUint::from(1u8) << (52 * p.k)).modinv(&n_big).unwrap();
         for x in [

@@ -326,8 +326,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn ifma_garner_matches_portable() {
-        if !super::super::ifma::available() {
-            eprintln!("AVX-512 IFMA not available: only the portable CRT runs");
+        if !crate::mont::amm::ifma_or_skip("ifma_garner_matches_portable") {
             return;
         }
         let crt = Crt::new();

@@ -525,8 +525,7 @@ mod tests {
 
     #[test]
     fn pointwise_and_load_match_portable() {
-        if !available() {
-            eprintln!("AVX-512 IFMA not available: the portable products run instead");
+        if !crate::mont::amm::ifma_or_skip("pointwise_and_load_match_portable") {
             return;
         }
         let mut seed = 0x5eed_u64;
@@ -579,8 +578,7 @@ mod tests {
 
     #[test]
     fn products_with_inverse52_match_portable() {
-        if !available() {
-            eprintln!("AVX-512 IFMA not available: the portable products run instead");
+        if !crate::mont::amm::ifma_or_skip("products_with_inverse52_match_portable") {
             return;
         }
         let mut seed = 0xfeed_u64;
@@ -611,8 +609,7 @@ mod tests {
 
     #[test]
     fn matches_portable_transforms() {
-        if !available() {
-            eprintln!("AVX-512 IFMA not available: the portable transforms run instead");
+        if !crate::mont::amm::ifma_or_skip("matches_portable_transforms") {
             return;
         }
         let mut seed = 0x00c0_ffeeu64;
