@@ -19,6 +19,8 @@ names by its registry id.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -332,6 +334,50 @@ def _check_exponent(algo: str, exp: int) -> None:
         )
 
 
+class ContextCache:
+    """The :class:`Modulus` objects (with their kernels' per-modulus setup) of the moduli
+    :func:`powm` saw last: least recently used first out, at most ``entries`` moduli and
+    ``bits`` bits of moduli in all (a setup's tables grow with N), safe to share between
+    threads. Two threads asking for a new modulus at once may both build it; one is kept."""
+
+    def __init__(self, entries: int = 8, bits: int = 1 << 23) -> None:
+        self.entries, self.bits = entries, bits
+        self._lock = threading.Lock()
+        self._moduli: OrderedDict[int, Modulus] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def get(self, n: int) -> Modulus:
+        """The context of N, built (outside the lock) on a miss."""
+        with self._lock:
+            m = self._moduli.get(n)
+            if m is not None:
+                self._moduli.move_to_end(n)
+                self.hits += 1
+                return m
+            self.misses += 1
+        m = Modulus(n)
+        with self._lock:
+            m = self._moduli.setdefault(n, m)
+            self._moduli.move_to_end(n)
+            total = sum(k.bit_length() for k in self._moduli)
+            while len(self._moduli) > 1 and (len(self._moduli) > self.entries or total > self.bits):
+                old, _ = self._moduli.popitem(last=False)
+                total -= old.bit_length()
+        return m
+
+    def __len__(self) -> int:
+        return len(self._moduli)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._moduli.clear()
+            self.hits = self.misses = 0
+
+
+#: The contexts :func:`powm` reuses across calls.
+POWM_CACHE = ContextCache()
+
+
 def powm(
     base: SupportsIndex,
     exp: SupportsIndex,
@@ -341,5 +387,10 @@ def powm(
     **params: Any,
 ) -> int:
     """base^exp mod n, fully reduced (the simple front door; variable time in exp: use
-    ``FastModulus.pow_sec`` for secret exponents). ``algo`` None: the size table's kernel."""
-    return Modulus(n).pow(base, exp, algo, layer, **params)
+    ``FastModulus.pow_sec`` for secret exponents). ``algo`` None: the size table's kernel.
+
+    The per-modulus setup of the last few moduli is kept (:data:`POWM_CACHE`), so repeated
+    calls with one modulus pay it once."""
+    n_int = as_int(n, "powm: N")
+    check_modulus("powm", n_int)
+    return POWM_CACHE.get(n_int).pow(base, exp, algo, layer, **params)

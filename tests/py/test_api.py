@@ -179,3 +179,37 @@ def test_bad_parameters() -> None:
     if native_available():
         with pytest.raises(ParameterError, match="w = 64"):
             m.mul(1, 2, "cios", "native", w=32)
+
+
+def test_powm_keeps_a_bounded_context_cache(rng: random.Random) -> None:
+    from montlab.api import POWM_CACHE, ContextCache
+
+    POWM_CACHE.clear()
+    n = random_modulus(rng, 1024)
+    b = rng.randrange(n)
+    assert powm(b, 65537, n) == powm(b, 65537, n) == pow(b, 65537, n)
+    assert (POWM_CACHE.hits, POWM_CACHE.misses, len(POWM_CACHE)) == (1, 1, 1)
+    assert POWM_CACHE.get(n) is POWM_CACHE.get(n)
+    for _ in range(POWM_CACHE.entries + 3):
+        k = random_modulus(rng, 128)
+        assert powm(3, 5, k) == pow(3, 5, k)
+    assert len(POWM_CACHE) == POWM_CACHE.entries
+    small = ContextCache(entries=8, bits=3000)  # room for one 2048-bit modulus
+    first, second = random_modulus(rng, 2048), random_modulus(rng, 2048)
+    small.get(first)
+    small.get(second)
+    assert len(small) == 1 and small.get(second) is small.get(second) and small.misses == 2
+    for bad, err in ((10, ModulusError), (-5, ModulusError), ("7", OperandTypeError)):
+        with pytest.raises(err):
+            powm(2, 3, bad)  # type: ignore[arg-type]
+
+
+def test_powm_from_many_threads(rng: random.Random) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    moduli = [random_modulus(rng, bits) for bits in (64, 1024, 2048)]
+    cases = [(rng.choice(moduli), rng.getrandbits(200)) for _ in range(scaled(60))]
+    cases = [(n, rng.randrange(n), e) for n, e in cases]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda c: powm(c[1], c[2], c[0]), cases))
+    assert got == [pow(b, e, n) for n, b, e in cases]
