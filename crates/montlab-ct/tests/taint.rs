@@ -1,0 +1,92 @@
+//! The constant-time property, tested as the field does (ctgrind, TIMECOP): each
+//! secret-exponent kernel runs under valgrind memcheck with its exponent marked undefined, and
+//! any branch or memory index that depends on it fails the test. A negative control (the
+//! variable-time exponentiation) must be flagged, so the test is known to be able to fail.
+//!
+//! The harness is built with the release profile, as shipped: the test profile's debug
+//! assertions (range checks by comparison) would be flagged, and they are not in the library
+//! users run. Overflow checks stay on in both.
+//!
+//! Without valgrind (or its headers at build time) the test skips with a line saying so;
+//! `MONTLAB_REQUIRE_VALGRIND=1` (set by `.ci/run`) makes that a failure.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The harness binary built with `--release` (once per test process).
+fn harness() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let status = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--release",
+                "-q",
+                "-p",
+                "montlab-ct",
+                "--bin",
+                "montlab-ct",
+            ])
+            .current_dir(&root)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the release harness failed");
+        let target =
+            std::env::var_os("CARGO_TARGET_DIR").map_or(root.join("target"), PathBuf::from);
+        target.join("release").join("montlab-ct")
+    })
+}
+
+/// `valgrind`'s exit code for reported errors.
+const FLAGGED: i32 = 99;
+
+/// Runs the harness on `kernel` under memcheck: (exit code, stderr).
+fn under_memcheck(kernel: &str) -> Option<(i32, String)> {
+    let have = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let marks = cfg!(valgrind);
+    if !have || !marks {
+        assert!(
+            std::env::var_os("MONTLAB_REQUIRE_VALGRIND").is_none(),
+            "MONTLAB_REQUIRE_VALGRIND is set but valgrind or its headers are missing"
+        );
+        eprintln!("taint: valgrind or its headers missing here, skipped");
+        return None;
+    }
+    let out = Command::new("valgrind")
+        .arg("--tool=memcheck")
+        .args([
+            &format!("--error-exitcode={FLAGGED}"),
+            "--track-origins=yes",
+            "-q",
+        ])
+        .arg(harness())
+        .arg(kernel)
+        .output()
+        .expect("valgrind runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    Some((out.status.code().unwrap_or(-1), stderr))
+}
+
+#[test]
+fn cios_pow_sec_has_no_secret_dependent_branch_or_index() {
+    let Some((code, stderr)) = under_memcheck("cios_pow_sec") else {
+        return;
+    };
+    assert_eq!(code, 0, "memcheck flagged pow_sec:\n{stderr}");
+}
+
+#[test]
+fn the_variable_time_control_is_flagged() {
+    let Some((code, stderr)) = under_memcheck("vartime") else {
+        return;
+    };
+    assert!(
+        code == FLAGGED && stderr.contains("uninitialised"),
+        "the variable-time control was not flagged (exit {code}):\n{stderr}"
+    );
+}
