@@ -183,8 +183,10 @@ class FastModulus:
         """x * x mod N, for 0 <= x < N."""
     def pow(self, base: SupportsIndex, exp: SupportsIndex) -> int:
         """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
-    def pow_sec(self, base: SupportsIndex, exp: SupportsIndex) -> int:
-        """base ** exp mod N in constant time in base and the exponent bits (fixed window)."""
+    def pow_sec(self, base: SupportsIndex, exp: SupportsIndex, exp_bits: int | None = None) -> int:
+        """base ** exp mod N in constant time in base and the exponent bits (fixed window).
+        The exponent runs to a public length: exp_bits when given (a longer exponent raises
+        OperandError), else N's length or its own if longer; never trimmed to its top bit."""
     def mul_many(self, xs: Sequence[SupportsIndex], ys: Sequence[SupportsIndex]) -> list[int]:
         """[x * y mod N for x, y in zip(xs, ys)] on all cores; equal, non-zero lengths."""
     def pow_many(

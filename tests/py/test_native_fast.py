@@ -190,6 +190,20 @@ def test_one_shot_powm_at_ntt_redc_sizes(rng: random.Random) -> None:
         assert native.powm(b, 65537, n) == m.pow(b, 65537) == pow(b, 65537, n)
 
 
+def test_pow_sec_runs_to_a_stated_exponent_length(rng: random.Random) -> None:
+    n = random_modulus(rng, 1024)
+    m = FastModulus(n)
+    b = rng.randrange(n)
+    for e in (0, 1, 3, 2**1023 + 5, rng.getrandbits(1024), rng.getrandbits(2000)):
+        assert m.pow_sec(b, e) == m.pow_sec(b, e, exp_bits=max(e.bit_length(), 1)) == pow(b, e, n)
+    assert m.pow_sec(b, 5, exp_bits=4096) == m.pow_sec(b, 5, 3) == pow(b, 5, n)
+    assert m.pow_sec(b, 0, exp_bits=0) == 1
+    with pytest.raises(OperandError, match="exp_bits = 100"):
+        m.pow_sec(b, 2**100, exp_bits=100)
+    with pytest.raises(OverflowError):
+        m.pow_sec(b, 5, exp_bits=-1)
+
+
 def test_pow_sec_matches_pow(rng: random.Random) -> None:
     for bits in (64, 521, 1024, 2048):
         n = random_modulus(rng, bits)

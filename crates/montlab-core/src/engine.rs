@@ -549,6 +549,29 @@ impl FastModulus {
         self.pow_sec_until(base, exp, Stop::never())
     }
 
+    /// The exponent limbs `pow_sec` processes, from a public length: `bits` when the caller
+    /// states it (zero limbs added up to `ceil(bits / 64)`; a longer exponent is refused),
+    /// else N's limb count, or the exponent's own if longer. Never trimmed to its top set
+    /// bit, so the run does not reveal the exponent's length below the stated one.
+    ///
+    /// # Errors
+    /// [`MontError::ExponentTooLong`] when the exponent has more than `bits` bits.
+    pub fn sec_exponent(&self, exp: &[Limb], bits: Option<u64>) -> Result<Vec<Limb>, MontError> {
+        let len = match bits {
+            Some(max) => {
+                let have = crate::limb::bit_len(exp);
+                if have > max {
+                    return Err(MontError::ExponentTooLong { bits: have, max });
+                }
+                usize::try_from(max.div_ceil(64)).unwrap_or(usize::MAX)
+            }
+            None => exp.len().max(self.modulus.limbs()),
+        };
+        let mut e = exp[..crate::limb::normalized_len(exp).min(len)].to_vec();
+        e.resize(len, 0);
+        Ok(e)
+    }
+
     /// [`FastModulus::pow_sec`], ended early once `stop` is requested (a public flag, checked
     /// once per window: the run stays constant time).
     ///
@@ -710,6 +733,29 @@ impl FastModulus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pow_sec_exponents_run_to_a_public_length() {
+        let m = FastModulus::new(&[0x1234_5678_9abc_def1, 0xffff_ffff_0000_0001]).unwrap();
+        assert_eq!(m.sec_exponent(&[5], None).unwrap(), vec![5, 0]); // N's two limbs
+        assert_eq!(
+            m.sec_exponent(&[5, 0, 0, 7], None).unwrap(),
+            vec![5, 0, 0, 7]
+        );
+        assert_eq!(m.sec_exponent(&[5], Some(130)).unwrap(), vec![5, 0, 0]);
+        assert_eq!(m.sec_exponent(&[5, 0, 0], Some(3)).unwrap(), vec![5]);
+        assert_eq!(m.sec_exponent(&[], Some(0)).unwrap(), Vec::<Limb>::new());
+        assert_eq!(
+            m.sec_exponent(&[8], Some(3)),
+            Err(MontError::ExponentTooLong { bits: 4, max: 3 })
+        );
+        let b = [3, 1];
+        let want = m.pow(&b, &[5]).unwrap();
+        for bits in [3, 64, 65, 1000] {
+            let e = m.sec_exponent(&[5], Some(bits)).unwrap();
+            assert_eq!(m.pow_sec(&b, &e).unwrap(), want, "exp_bits = {bits}");
+        }
+    }
 
     #[test]
     fn generic_tables_parse() {

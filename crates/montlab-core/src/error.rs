@@ -60,6 +60,13 @@ pub enum MontError {
     },
     /// The computation was stopped through its [`crate::stop::Stop`] flag before it finished.
     Interrupted,
+    /// An exponent is longer than the public length its caller stated.
+    ExponentTooLong {
+        /// Bits of the exponent.
+        bits: u64,
+        /// The stated length in bits.
+        max: u64,
+    },
     /// A kernel asked for by name needs an instruction set this CPU lacks.
     KernelNotOnCpu {
         /// The kernel's registry id.
@@ -112,6 +119,10 @@ impl fmt::Display for MontError {
                 "threshold table line {line}: expected `key = non-negative integer` with a known key, a [section] or a # comment"
             ),
             Self::Interrupted => f.write_str("the computation was interrupted before it finished"),
+            Self::ExponentTooLong { bits, max } => write!(
+                f,
+                "the exponent has {bits} bits, more than the stated exp_bits = {max}: state its public length"
+            ),
             Self::KernelNotOnCpu { kernel, needs } => write!(
                 f,
                 "the {kernel} kernel needs {needs}, which this CPU lacks (FastModulus picks a kernel this CPU runs)"
@@ -157,6 +168,9 @@ mod tests {
             .to_string()
             .contains("pow_sec"));
         assert!(MontError::Interrupted.to_string().contains("interrupted"));
+        assert!(MontError::ExponentTooLong { bits: 9, max: 8 }
+            .to_string()
+            .contains("9 bits"));
         let e = MontError::KernelNotOnCpu {
             kernel: "amm",
             needs: "AVX-512 IFMA",

@@ -54,6 +54,7 @@ impl From<Error> for PyErr {
             MontError::OperandOutOfRange { .. }
             | MontError::NegativeOperand { .. }
             | MontError::NegativeExponent
+            | MontError::ExponentTooLong { .. }
             | MontError::EmptyBatch
             | MontError::BatchLengthMismatch { .. } => OperandError::new_err(msg),
             MontError::InvalidThresholds { .. } | MontError::KernelNotOnCpu { .. } => {

@@ -393,9 +393,19 @@ impl FastModulus {
     }
 
     /// base ** exp mod N in constant time in base and the exponent bits (fixed window,
-    /// word-level kernel at every size); only the exponent's limb count shapes the run.
-    fn pow_sec(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
+    /// word-level kernel at every size). The exponent runs to a public length: `exp_bits`
+    /// when given (a longer exponent raises `OperandError`), else N's length or the
+    /// exponent's own if longer; never trimmed to its top set bit.
+    #[pyo3(signature = (base, exp, exp_bits = None))]
+    fn pow_sec(
+        &self,
+        py: Python<'_>,
+        base: Int,
+        exp: Int,
+        exp_bits: Option<u64>,
+    ) -> Result<BigUint, Error> {
         let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
+        let e = self.inner.sec_exponent(&e, exp_bits)?;
         let work = interrupt::work(self.inner.modulus().len(), pow_products(&e));
         let m = Arc::clone(&self.inner);
         Ok(to_int(&interrupt::run(py, work, move |stop| {
