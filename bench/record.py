@@ -16,7 +16,7 @@ from typing import Any
 def write_record(path: Path, **fields: Any) -> None:
     """Writes ``{command, commit, date, **fields}`` to ``path``; the command is this process's
     own (``python bench/<script> <args>``)."""
-    from montlab.hw.sweep import git_commit
+    from montlab.provenance import git_commit
 
     script = Path(sys.argv[0]).name
     head = {

@@ -156,6 +156,8 @@ def test_cli_writes_json_plot_and_markdown(tmp_path: Path) -> None:
     assert {"date", "machine", "config", "results", "ratios", "blocks", "errors"} <= set(data)
     assert {"model", "flags", "cores"} <= set(data["machine"]["cpu"])
     assert data["machine"]["versions"]["python"]
+    # Provenance: the commit and the native build the figures came from.
+    assert "commit" in data["machine"] and data["machine"]["native_build"]["rustc"]
     assert data["errors"] == []
     res = {(r["op"], r["bits"], r["impl"]): r for r in data["results"]}
     for op in OPS:

@@ -600,7 +600,11 @@ def cpu_info() -> dict[str, Any]:
 
 
 def machine_info(impls: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    from montlab.provenance import git_commit, native_build
+
     return {
+        "commit": git_commit(),
+        "native_build": native_build(),
         "cpu": cpu_info(),
         "platform": platform.platform(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",

@@ -131,8 +131,13 @@ def markdown(report: BenchReport) -> str:
         "",
     ]
     versions = report.machine.get("versions", {})
+    build = report.machine.get("native_build", {})
     lines += [
         "Versions: " + "; ".join(f"{k} {v}" for k, v in versions.items() if v) + ".",
+        "",
+        f"Commit: {report.machine.get('commit') or 'unknown'}; native build: "
+        f"{build.get('rustc', '?')}, {build.get('profile', '?')}, "
+        f"IFMA kernels {'on' if build.get('ifma') else 'off'}.",
         "",
     ]
     for op in report.config.ops:

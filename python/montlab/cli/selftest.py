@@ -29,7 +29,7 @@ from montlab.cli import handle_errors
 def selftest(minutes: float, seed: int | None, no_native: bool, json_path: str | None) -> None:
     """Differential soak: every entry point against Python's pow, for MINUTES."""
     from montlab.api import native_available
-    from montlab.hw.sweep import git_commit
+    from montlab.provenance import git_commit
 
     commit = git_commit()  # the code that runs: HEAD may move during a long soak
     console = Console(stderr=True)

@@ -34,7 +34,6 @@ import datetime
 import itertools
 import json
 import logging
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from montlab.errors import MissingToolError, MontlabError, ParameterError
+from montlab.provenance import git_commit
 
 #: The sim, synth and pnr figures a row keeps.
 SIM_KEYS = ("vectors", "mismatches", "cycles", "cycle_model", "load_cycles", "status")
@@ -293,22 +293,6 @@ def _run(
         if bar is not None:
             bar.stop()
     return [r for r in rows if r is not None]
-
-
-def git_commit() -> str | None:
-    """The checked-out commit of the repository, or None outside a git checkout."""
-    from montlab.hw.specs.base import REPO
-
-    if REPO is None:
-        return None
-    try:
-        res = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    commit = res.stdout.strip()
-    return commit if res.returncode == 0 and commit else None
 
 
 def _versions() -> dict[str, str]:
