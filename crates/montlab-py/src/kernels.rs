@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use montlab_core::limb::Limb;
 use montlab_core::mont::amm::{self, IfmaParams};
-use montlab_core::pow::window;
+use montlab_core::pow::{window, MontKernel};
 use montlab_core::spectral::{NttRedcParams, SpectralParams, MAX_TRANSFORM_LEN};
 use montlab_core::{MontError, OddModulus};
 use num_bigint::BigUint;
@@ -30,16 +30,7 @@ fn build<K: Send + 'static>(
     interrupt::run(py, work, move |_| make(modulus))
 }
 
-/// A value in [0, 2^l] from P limbs and the flag of the value 2^l.
-fn flagged(limbs: &[Limb], top: bool, l: u64) -> BigUint {
-    if top {
-        BigUint::from(1u8) << l
-    } else {
-        to_int(limbs)
-    }
-}
-
-/// P limbs plus bit l when `top`.
+/// P limbs plus bit l when `top` (a value in [0, 2^l] flagged as 2^l has zero limbs).
 fn with_top(limbs: &[Limb], top: bool, l: u64) -> BigUint {
     let v = to_int(limbs);
     if top {
@@ -47,6 +38,42 @@ fn with_top(limbs: &[Limb], top: bool, l: u64) -> BigUint {
     } else {
         v
     }
+}
+
+/// What the classes' `pow` needs from a kernel beyond [`MontKernel`].
+trait Checked: MontKernel + Send + Sync + 'static {
+    fn modulus_limbs(&self) -> usize;
+    fn checked(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError>;
+}
+
+macro_rules! checked {
+    ($($t:ty),*) => {$(
+        impl Checked for $t {
+            fn modulus_limbs(&self) -> usize {
+                self.modulus().len()
+            }
+            fn checked(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
+                self.operand(x, which)
+            }
+        }
+    )*};
+}
+checked!(IfmaParams, SpectralParams, NttRedcParams);
+
+/// base ** exp mod N by sliding windows over `kernel`, off the GIL and interruptible.
+fn pow_on<K: Checked>(
+    py: Python<'_>,
+    kernel: &Arc<K>,
+    base: &Int,
+    exp: &Int,
+) -> Result<BigUint, Error> {
+    let (b, e) = (operand_limbs(base, "base")?, exponent_limbs(exp)?);
+    let b = kernel.checked(&b, "base")?;
+    let work = interrupt::work(kernel.modulus_limbs(), pow_products(&e));
+    let kernel = Arc::clone(kernel);
+    Ok(to_int(&interrupt::run(py, work, move |stop| {
+        window::pow_vartime_until(&*kernel, &b, &e, stop)
+    })?))
 }
 
 /// `amm`: almost Montgomery multiplication in radix 2^52 on AVX-512 IFMA (`mont/amm.rs`),
@@ -114,13 +141,7 @@ impl Amm {
 
     /// base ** exp mod N, fully reduced, for 0 <= base < N and exp >= 0 (variable time).
     fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
-        let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-        let b = self.params.operand(&b, "base")?;
-        let work = interrupt::work(self.params.modulus().len(), pow_products(&e));
-        let params = Arc::clone(&self.params);
-        Ok(to_int(&interrupt::run(py, work, move |stop| {
-            window::pow_vartime_until(&*params, &b, &e, stop)
-        })?))
+        pow_on(py, &self.params, &base, &exp)
     }
 
     fn __repr__(&self) -> String {
@@ -204,10 +225,14 @@ impl Spectral {
         (BigUint::from(1u8) << self.params.l_bits()) + 1u8
     }
 
-    /// The Montgomery product x * y * R^-1 mod N, for 0 <= x, y < N.
-    fn mul(&self, x: Int, y: Int) -> Result<BigUint, Error> {
+    /// The Montgomery product x * y * R^-1 mod N, for 0 <= x, y < N (off the GIL).
+    fn mul(&self, py: Python<'_>, x: Int, y: Int) -> Result<BigUint, Error> {
         let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
-        Ok(to_int(&self.params.mont_mul(&x, &y)?))
+        let work = interrupt::work(self.params.modulus().len(), 1);
+        let params = Arc::clone(&self.params);
+        Ok(to_int(&interrupt::run(py, work, move |_| {
+            params.mont_mul(&x, &y)
+        })?))
     }
 
     /// `mul` with its intermediate values: `h_residues`, `m_residues`, `S_residues` (3 P
@@ -225,8 +250,8 @@ impl Spectral {
                 ("S_residues", &tr.s_residues),
             ],
             &[
-                ("h", flagged(&tr.h.0, tr.h.1, l)),
-                ("m", flagged(&tr.m.0, tr.m.1, l)),
+                ("h", with_top(&tr.h.0, tr.h.1, l)),
+                ("m", with_top(&tr.m.0, tr.m.1, l)),
                 ("S", to_int(&tr.s)),
                 ("t", with_top(&tr.t.0, tr.t.1, l)),
                 ("result", to_int(&out)),
@@ -234,15 +259,9 @@ impl Spectral {
         )?)
     }
 
-    /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time).
+    /// base ** exp mod N, fully reduced, for 0 <= base < N and exp >= 0 (variable time).
     fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
-        let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-        let b = self.params.operand(&b, "base")?;
-        let work = interrupt::work(self.params.modulus().len(), pow_products(&e));
-        let params = Arc::clone(&self.params);
-        Ok(to_int(&interrupt::run(py, work, move |stop| {
-            window::pow_vartime_until(&*params, &b, &e, stop)
-        })?))
+        pow_on(py, &self.params, &base, &exp)
     }
 
     fn __repr__(&self) -> String {
@@ -294,10 +313,14 @@ impl NttRedc {
         BigUint::from(1u8) << self.params.l_bits()
     }
 
-    /// The Montgomery product x * y * R^-1 mod N, for 0 <= x, y < N.
-    fn mul(&self, x: Int, y: Int) -> Result<BigUint, Error> {
+    /// The Montgomery product x * y * R^-1 mod N, for 0 <= x, y < N (off the GIL).
+    fn mul(&self, py: Python<'_>, x: Int, y: Int) -> Result<BigUint, Error> {
         let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
-        Ok(to_int(&self.params.mont_mul(&x, &y)?))
+        let work = interrupt::work(self.params.modulus().len(), 1);
+        let params = Arc::clone(&self.params);
+        Ok(to_int(&interrupt::run(py, work, move |_| {
+            params.mont_mul(&x, &y)
+        })?))
     }
 
     /// `mul` with its intermediate values: `T_cyc_residues`, `T_nega_residues` (3 P values,
@@ -324,15 +347,9 @@ impl NttRedc {
         )?)
     }
 
-    /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time).
+    /// base ** exp mod N, fully reduced, for 0 <= base < N and exp >= 0 (variable time).
     fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
-        let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-        let b = self.params.operand(&b, "base")?;
-        let work = interrupt::work(self.params.modulus().len(), pow_products(&e));
-        let params = Arc::clone(&self.params);
-        Ok(to_int(&interrupt::run(py, work, move |stop| {
-            window::pow_vartime_until(&*params, &b, &e, stop)
-        })?))
+        pow_on(py, &self.params, &base, &exp)
     }
 
     fn __repr__(&self) -> String {
