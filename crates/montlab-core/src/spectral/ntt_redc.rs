@@ -14,11 +14,11 @@
 //! `mpn_redc_n`): with m N = H 2^l + L, L = -T_lo mod 2^l and H = (m N - L) mod 2^l - 1.
 //!
 //! Why beside `spectral`: the setup is 2-adic. N' comes from Newton-Hensel lifting
-//! ([`crate::inverse::inverse_mod_pow2`], O(M(l))), where spectral's R = 2^l + 1 needs a modular
-//! inverse by half-gcd (O(M(l) log l): most of a one-shot short exponentiation's time,
-//! `docs/performance.md`, "Per-modulus setup"). Its products cost more transforms than spectral's (a squaring 10 against 7,
-//! a product with a prepared operand 10 against 5), so [`crate::FastModulus`] runs only short
-//! exponents on it, while spectral is not built.
+//! ([`crate::inverse::inverse_mod_pow2`], O(M(l))), where spectral's R = 2^l + 1 needs a
+//! modular inverse by half-gcd (O(M(l) log l): most of a one-shot short exponentiation's time,
+//! `docs/performance.md`, "Per-modulus setup"). Its products cost more transforms than
+//! spectral's (a squaring 10 against 7, a product with a prepared operand 10 against 5), so
+//! [`crate::FastModulus`] runs only short exponents on it, while spectral is not built.
 //!
 //! Ranges: N odd, 1 < N < 2^l with l = 64 P, P the least power of two >= s limbs (P >= 2,
 //! at most [`MAX_LEN`], so N up to 2^25 bits, eight times spectral's range); inputs x, y < N;
@@ -93,7 +93,7 @@ pub struct NttRedcTrace {
     pub t_cyc_residues: Vec<u64>,
     /// Residues of T's nega-cyclic half (mod x^P + 1).
     pub t_nega_residues: Vec<u64>,
-    /// T mod 2^l and T div 2^l (P limbs each).
+    /// T mod 2^l (P limbs).
     pub t_lo: Vec<Limb>,
     /// T div 2^l.
     pub t_hi: Vec<Limb>,
