@@ -79,15 +79,6 @@ class NativeEngine:
                 raise ParameterError(
                     f"{algo}: the native engine uses {name} = {value} (got {name} = {got})"
                 )
-        if algo == "ntt_redc":
-            from montlab.ref.spectral import auto_p
-
-            p_auto = auto_p(config.modulus)
-            if getattr(config, "P") != p_auto:
-                raise ParameterError(
-                    f"{algo}: the native engine uses P = {p_auto} for this modulus "
-                    f"(got P = {getattr(config, 'P')})"
-                )
         self.algo = algo
         self.config = config
         self._impl: Any = None
@@ -101,7 +92,11 @@ class NativeEngine:
             cls = getattr(_native, NATIVE_CLASSES[self.algo])
             n = self.config.modulus
             impl = cls(n, getattr(self.config, "P")) if self.algo == "spectral" else cls(n)
-            assert impl.r == self.config.r, "native and reference Montgomery constants disagree"
+            if impl.r != self.config.r:  # a parameter the native kernel picks itself (ntt_redc's P)
+                raise ParameterError(
+                    f"{self.algo}: the native kernel does not take these parameters: it picks "
+                    f"its own for this modulus (r = {show_int(impl.r)})"
+                )
             self._impl = impl
         return self._impl
 
@@ -260,7 +255,7 @@ class Modulus:
         _check_exponent(algo or AUTO, exp)
         if algo is not None:
             return algo
-        if self._auto_layer(layer) == "native":
+        if self.auto_layer(layer) == "native":
             return str(self.fast.pow_kernel_for(exp))
         return DEFAULT_ALGO
 
@@ -285,7 +280,7 @@ class Modulus:
         if algo is None:
             if params:
                 raise ParameterError(f"{AUTO}: parameters need an algorithm id (got {params})")
-            if self._auto_layer(layer) == "native":
+            if self.auto_layer(layer) == "native":
                 return int(self.fast.pow(base, exp))
             algo = DEFAULT_ALGO
         eng = self.engine(algo, layer, **params)
@@ -294,7 +289,8 @@ class Modulus:
         return mont_pow(eng, base, exp)
 
     @staticmethod
-    def _auto_layer(layer: str | None) -> str:
+    def auto_layer(layer: str | None) -> str:
+        """The layer ``pow`` without an algorithm id runs on: ``layer``, or native when built."""
         if layer not in (None, "ref", "native"):
             raise ParameterError(f"{AUTO}: layer {layer!r} is not 'ref' or 'native'")
         if layer == "native" and not native_available():
@@ -391,6 +387,4 @@ def powm(
 
     The per-modulus setup of the last few moduli is kept (:data:`POWM_CACHE`), so repeated
     calls with one modulus pay it once."""
-    n_int = as_int(n, "powm: N")
-    check_modulus("powm", n_int)
-    return POWM_CACHE.get(n_int).pow(base, exp, algo, layer, **params)
+    return POWM_CACHE.get(as_int(n, "powm: N")).pow(base, exp, algo, layer, **params)

@@ -173,7 +173,7 @@ def test_bad_input_is_refused() -> None:
             k.pow(-1, 3)
         with pytest.raises(ModulusError):
             cls(100)
-    with pytest.raises(ParameterError, match="P = 2"):
+    with pytest.raises(ParameterError, match="does not take these parameters"):
         Modulus(101).mul(1, 1, "ntt_redc", "native", P=4)
 
 

@@ -259,7 +259,7 @@ impl FastModulus {
     /// The IFMA constants (built on first use) if N is in `sizes`, the CPU has AVX-512 IFMA
     /// and `MONTLAB_NO_IFMA` is unset; else `None`.
     fn word_ifma(&self, sizes: &core::ops::RangeInclusive<u64>) -> Option<&IfmaParams> {
-        if !(sizes.contains(&self.bits()) && amm::enabled()) {
+        if !self.ifma_size(sizes) {
             return None;
         }
         self.ifma
@@ -280,11 +280,16 @@ impl FastModulus {
         self.mul_kernel() == Kernel::Word && self.word_ifma(&IFMA_MUL_BITS).is_some()
     }
 
+    /// True when N is in `sizes` and the IFMA kernels are on: the word level runs `amm`.
+    fn ifma_size(&self, sizes: &core::ops::RangeInclusive<u64>) -> bool {
+        sizes.contains(&self.bits()) && amm::enabled()
+    }
+
     /// The registry id of `kernel` at this size for an operation whose IFMA range is `sizes`:
     /// `"amm"` or `"cios"` for [`Kernel::Word`], else the kernel's name.
     fn kernel_id(&self, kernel: Kernel, sizes: &core::ops::RangeInclusive<u64>) -> &'static str {
         match kernel {
-            Kernel::Word if sizes.contains(&self.bits()) && amm::enabled() => "amm",
+            Kernel::Word if self.ifma_size(sizes) => "amm",
             Kernel::Word => "cios",
             k => k.name(),
         }

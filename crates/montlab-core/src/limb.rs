@@ -127,6 +127,24 @@ pub(crate) fn ct_select_assign(out: &mut [Limb], a: &[Limb], choice: Limb) {
     }
 }
 
+/// An operand checked against the modulus `n` (exactly `s = n.len()` limbs, no leading zero
+/// limb required of `x`): `x` as `s` limbs if `x < n`, else
+/// [`MontError::OperandOutOfRange`] naming `which`. The one range check of every kernel.
+pub(crate) fn operand(
+    x: &[Limb],
+    n: &[Limb],
+    which: &'static str,
+) -> Result<Vec<Limb>, crate::error::MontError> {
+    if cmp(x, n).is_ge() {
+        return Err(crate::error::MontError::OperandOutOfRange { which });
+    }
+    // x < N has at most s significant limbs, so truncating only drops zeros.
+    let mut out = vec![0; n.len()];
+    let len = normalized_len(x);
+    out[..len].copy_from_slice(&x[..len]);
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

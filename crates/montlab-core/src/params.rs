@@ -153,14 +153,7 @@ impl MontParams {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
     pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
-        if limb::cmp(x, &self.n).is_ge() {
-            return Err(MontError::OperandOutOfRange { which });
-        }
-        // x < N has at most s significant limbs, so truncating only drops zeros.
-        let mut out = vec![0; self.s];
-        let len = limb::normalized_len(x);
-        out[..len].copy_from_slice(&x[..len]);
-        Ok(out)
+        limb::operand(x, &self.n, which)
     }
 }
 

@@ -307,9 +307,7 @@ def powm(
     base, exp = parse_operand(b, "B"), parse_operand(e, "E")
     m = Modulus(parse_operand(n, "N"))
     if chosen is None:
-        used_layer = "native" if layer != "ref" and native_available() else "ref"
-        if layer == "native" and not native_available():
-            raise ParameterError(f"{AUTO}: the native extension is not built")
+        used_layer = Modulus.auto_layer(layer)
         shown: dict[str, Any] = {}
     else:
         eng = m.engine(chosen, layer, **params)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from montlab.errors import ModulusError, ParameterError
 from montlab.ref._base import words
 
 #: The primes of ``crates/montlab-core/src/spectral/prime.rs``: c 2^22 + 1 just below 2^50.
@@ -106,3 +107,24 @@ def check_bounds(coeffs: list[int], p: int, products: int) -> None:
     bound = products * p * ((1 << DIGIT) - 1) ** 2
     assert bound < Q // 2, "coefficients could exceed the CRT range"
     assert all(abs(c) <= bound for c in coeffs), "coefficient above its bound"
+
+
+def auto_p(n_mod: int) -> int:
+    """The least power of two P >= 2 with 64 P >= bitlen(N)."""
+    limbs = -(-n_mod.bit_length() // DIGIT)
+    return max(2, 1 << (limbs - 1).bit_length())
+
+
+def transform_len(algo: str, n_mod: int, p: int | None, max_p: int) -> int:
+    """P for N: ``p`` checked (a power of two in [2, max_p] with 64 P >= bitlen(N)), or
+    :func:`auto_p` when None."""
+    if p is None:
+        return auto_p(n_mod)
+    if p & (p - 1) or not 2 <= p <= max_p:
+        raise ParameterError(f"{algo}: P = {p} must be a power of two from 2 to {max_p}")
+    if n_mod.bit_length() > DIGIT * p:
+        raise ModulusError(
+            f"{algo}: the modulus has {n_mod.bit_length()} bits, too wide for P = {p} "
+            f"(l = 64 P = {DIGIT * p}; use P >= {auto_p(n_mod)})"
+        )
+    return p

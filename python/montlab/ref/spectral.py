@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from montlab import registry
-from montlab.errors import ModulusError, ParameterError
+from montlab.errors import ModulusError
 from montlab.ref import _three_prime as tp
 from montlab.ref._base import MontConfig, Trace, check_modulus, check_operands, final_subtraction
 
@@ -49,26 +49,11 @@ class Config(MontConfig):
     n_prime: int  #: N' = -N^-1 mod R
 
 
-def auto_p(n_mod: int) -> int:
-    """The least power of two P >= 2 with 64 P >= bitlen(N)."""
-    limbs = -(-n_mod.bit_length() // tp.DIGIT)
-    return max(2, 1 << (limbs - 1).bit_length())
-
-
 def configure(n_mod: int, params: Mapping[str, Any] | None = None) -> Config:
     check_modulus(ID, n_mod)
     params = registry.resolve_params(ID, params)
-    p = params["P"]
-    if p is None:
-        p = auto_p(n_mod)
-    if p & (p - 1) or not 2 <= p <= MAX_P:
-        raise ParameterError(f"{ID}: P = {p} must be a power of two from 2 to {MAX_P}")
+    p = tp.transform_len(ID, n_mod, params["P"], MAX_P)
     l = tp.DIGIT * p  # noqa: E741
-    if n_mod.bit_length() > l:
-        raise ModulusError(
-            f"{ID}: the modulus has {n_mod.bit_length()} bits, too wide for P = {p} "
-            f"(l = 64 P = {l}; use P >= {auto_p(n_mod)})"
-        )
     r = (1 << l) + 1
     g = math.gcd(n_mod, r)
     if g != 1:

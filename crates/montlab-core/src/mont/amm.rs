@@ -206,14 +206,7 @@ impl IfmaParams {
     /// If `x >= 2N`.
     #[must_use]
     pub fn lazy_elem(&self, x: &[Limb]) -> IfmaElem {
-        // x < 2N exactly when floor(x / 2) < N.
-        let half: Vec<Limb> = (0..x.len())
-            .map(|i| (x[i] >> 1) | x.get(i + 1).map_or(0, |h| h << 63))
-            .collect();
-        assert!(
-            limb::cmp(&half, &self.n64).is_lt(),
-            "amm: element must be < 2N"
-        );
+        assert!(self.below_2n(x), "amm: element must be < 2N");
         IfmaElem {
             d: to_digits(x, self.vecs()),
         }
@@ -224,13 +217,7 @@ impl IfmaParams {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
     pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
-        let len = limb::normalized_len(x);
-        if limb::cmp(&x[..len], &self.n64).is_ge() {
-            return Err(MontError::OperandOutOfRange { which });
-        }
-        let mut out = vec![0; self.n64.len()];
-        out[..len].copy_from_slice(&x[..len]);
-        Ok(out)
+        limb::operand(x, &self.n64, which)
     }
 
     /// N as `s` limbs.
@@ -251,14 +238,18 @@ impl IfmaParams {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `which` if `x >= 2N`.
     pub fn lazy_operand(&self, x: &[Limb], which: &'static str) -> Result<IfmaElem, MontError> {
-        let len = limb::normalized_len(x);
-        let mut two_n = self.n64.clone();
-        two_n.push(0);
-        limb::add_assign(&mut two_n, &self.n64);
-        if limb::cmp(&x[..len], &two_n).is_ge() {
+        if !self.below_2n(x) {
             return Err(MontError::OperandOutOfRange { which });
         }
-        Ok(self.lazy_elem(&x[..len]))
+        Ok(self.lazy_elem(x))
+    }
+
+    /// `x < 2N`, that is floor(x / 2) < N.
+    fn below_2n(&self, x: &[Limb]) -> bool {
+        let half: Vec<Limb> = (0..x.len())
+            .map(|i| (x[i] >> 1) | x.get(i + 1).map_or(0, |h| h << 63))
+            .collect();
+        limb::cmp(&half, &self.n64).is_lt()
     }
 
     /// The value of `a` (< 2N) as `s + 1` limbs, not reduced.

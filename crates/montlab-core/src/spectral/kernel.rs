@@ -292,13 +292,7 @@ impl SpectralParams {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
     pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
-        if limb::cmp(x, &self.n).is_ge() {
-            return Err(MontError::OperandOutOfRange { which });
-        }
-        let mut out = vec![0; self.s];
-        let len = limb::normalized_len(x);
-        out[..len].copy_from_slice(&x[..len]);
-        Ok(out)
+        limb::operand(x, &self.n, which)
     }
 
     /// An unprepared element from `s` (or fewer) limbs.

@@ -273,13 +273,7 @@ impl NttRedcParams {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `which` if `x >= N`.
     pub fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
-        let len = limb::normalized_len(x);
-        if limb::cmp(&x[..len], &self.n_pad).is_ge() {
-            return Err(MontError::OperandOutOfRange { which });
-        }
-        let mut out = vec![0; self.s];
-        out[..len].copy_from_slice(&x[..len]);
-        Ok(out)
+        limb::operand(x, self.modulus(), which)
     }
 
     /// l = 64 P: the Montgomery constant is R = 2^l.
