@@ -1,9 +1,10 @@
 //! Records the compiler that builds the extension (`montlab._native.BUILD`), so a tuned
-//! threshold table can say which build it was measured on.
+//! threshold table can say which build it was measured on, and sets PyO3's interpreter cfgs.
 
 use std::process::Command;
 
 fn main() {
+    pyo3_build_config::use_pyo3_cfgs();
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
     let version = Command::new(&rustc)
         .arg("--version")

@@ -8,7 +8,7 @@ types, and list arguments that are bytes or str, raise ``OperandTypeError`` (a `
 """
 
 from collections.abc import Sequence
-from typing import SupportsIndex, final
+from typing import SupportsIndex, final, overload
 
 __all__ = [
     "powm",
@@ -18,6 +18,7 @@ __all__ = [
     "Cios",
     "FastModulus",
     "NttRedc",
+    "Residue",
     "Spectral",
     "ALGORITHMS",
     "GENERIC_THRESHOLDS",
@@ -187,12 +188,66 @@ class FastModulus:
         """base ** exp mod N in constant time in base and the exponent bits (fixed window).
         The exponent runs to a public length: exp_bits when given (a longer exponent raises
         OperandError), else N's length or its own if longer; never trimmed to its top bit."""
+    def __call__(self, x: SupportsIndex) -> Residue:
+        """The residue of x (any int, taken mod N), in Montgomery form in native memory."""
+    def from_form(self, form: SupportsIndex) -> Residue:
+        """The residue whose Montgomery form is form (0 <= form < N), no conversion."""
+    @property
+    def residue_kernel(self) -> str:
+        """Registry id of the kernel residues multiply on (that of mul), which fixes their R."""
+    @overload
+    def mul_many(self, xs: Sequence[Residue], ys: Sequence[Residue]) -> list[Residue]: ...
+    @overload
     def mul_many(self, xs: Sequence[SupportsIndex], ys: Sequence[SupportsIndex]) -> list[int]:
-        """[x * y mod N for x, y in zip(xs, ys)] on all cores; equal, non-zero lengths."""
+        """[x * y mod N for x, y in zip(xs, ys)] on all cores; equal, non-zero lengths. Ints
+        from ints, residues from residues of this modulus."""
+    @overload
+    def pow_many(
+        self, bases: Sequence[Residue], exps: SupportsIndex | Sequence[SupportsIndex]
+    ) -> list[Residue]: ...
+    @overload
     def pow_many(
         self, bases: Sequence[SupportsIndex], exps: SupportsIndex | Sequence[SupportsIndex]
     ) -> list[int]:
-        """[b ** e mod N] per base (one exponent for all, or one per base), on all cores."""
+        """[b ** e mod N] per base (one exponent for all, or one per base), on all cores. Ints
+        from ints, residues from residues of this modulus."""
+
+@final
+class Residue:
+    """An element of Z/NZ in the Montgomery form of its modulus's product kernel, made by
+    FastModulus(n)(x). Operators take residues of the same modulus or ints (taken mod N);
+    residues of different moduli raise OperandError. Immutable and hashable like int."""
+
+    def __mul__(self, other: Residue | SupportsIndex, /) -> Residue: ...
+    def __rmul__(self, other: SupportsIndex, /) -> Residue: ...
+    def __add__(self, other: Residue | SupportsIndex, /) -> Residue: ...
+    def __radd__(self, other: SupportsIndex, /) -> Residue: ...
+    def __sub__(self, other: Residue | SupportsIndex, /) -> Residue: ...
+    def __rsub__(self, other: SupportsIndex, /) -> Residue: ...
+    def __truediv__(self, other: Residue | SupportsIndex, /) -> Residue:
+        """self * other^-1; OperandError when other is not invertible."""
+    def __rtruediv__(self, other: SupportsIndex, /) -> Residue: ...
+    def __neg__(self) -> Residue: ...
+    def __pos__(self) -> Residue: ...
+    def __pow__(self, exp: SupportsIndex, modulo: None = None, /) -> Residue:
+        """self ** exp (negative: a power of the inverse). Variable time."""
+    def inverse(self) -> Residue:
+        """The inverse; OperandError when gcd(value, N) > 1 (0 included)."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def __int__(self) -> int:
+        """The value in [0, N)."""
+    @property
+    def modulus(self) -> int:
+        """The modulus N."""
+    @property
+    def form(self) -> int:
+        """The Montgomery form x R mod N (R is the kernel's constant)."""
+    @property
+    def kernel(self) -> str:
+        """Registry id of the kernel the residue's products run on."""
 
 def powm(base: SupportsIndex, exp: SupportsIndex, modulus: SupportsIndex) -> int:
     """base ** exp mod modulus, for odd modulus > 1, 0 <= base < modulus and exp >= 0."""

@@ -231,6 +231,13 @@ class Modulus:
         z = eng.mul(x, 1)
         return z - self.n if z >= self.n else z
 
+    def __call__(self, x: SupportsIndex) -> Any:
+        """The residue of ``x`` (any int, taken mod N): a ``montlab._native.Residue`` that stays
+        in native memory, in Montgomery form, with ``* + - / **``, ``==``, ``int()`` and
+        ``inverse()`` (``self.fast(x)``). Raises :class:`ParameterError` without the native
+        extension."""
+        return self.fast(x)
+
     @property
     def fast(self) -> Any:
         """``montlab.FastModulus`` for N (the size-dispatched native kernels), built on first

@@ -258,7 +258,7 @@ impl FastModulus {
 
     /// The IFMA constants (built on first use) if N is in `sizes`, the CPU has AVX-512 IFMA
     /// and `MONTLAB_NO_IFMA` is unset; else `None`.
-    fn word_ifma(&self, sizes: &core::ops::RangeInclusive<u64>) -> Option<&IfmaParams> {
+    pub(crate) fn word_ifma(&self, sizes: &core::ops::RangeInclusive<u64>) -> Option<&IfmaParams> {
         if !self.ifma_size(sizes) {
             return None;
         }
@@ -728,8 +728,13 @@ impl FastModulus {
         }
     }
 
+    /// Builds the product kernel's constants (see `prepare_kernel`).
+    pub(crate) fn prepare_mul_kernel(&self) {
+        self.prepare_kernel(self.mul_kernel(), &IFMA_MUL_BITS);
+    }
+
     /// Products per rayon task: enough work per task to amortise the scheduling.
-    fn min_chunk(&self) -> usize {
+    pub(crate) fn min_chunk(&self) -> usize {
         let limbs = self.modulus.limbs();
         (4096 / (limbs * limbs)).max(1)
     }

@@ -81,6 +81,11 @@ pub enum MontError {
         /// Why, as a phrase.
         reason: &'static str,
     },
+    /// The residue has no inverse: it shares a factor with N (0 included).
+    NotInvertible,
+    /// Residues of two different moduli (or of one N under two product kernels, whose
+    /// Montgomery constants differ) met in one operation.
+    ResidueModulusMismatch,
 }
 
 impl fmt::Display for MontError {
@@ -130,6 +135,12 @@ impl fmt::Display for MontError {
             Self::KernelRefusesModulus { kernel, reason } => {
                 write!(f, "the {kernel} kernel cannot take this modulus: {reason}")
             }
+            Self::NotInvertible => {
+                f.write_str("the residue is not invertible: it shares a factor with N")
+            }
+            Self::ResidueModulusMismatch => f.write_str(
+                "the residues belong to different moduli: convert with int() and the other modulus first",
+            ),
         }
     }
 }

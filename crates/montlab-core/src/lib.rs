@@ -28,6 +28,7 @@ pub mod limb;
 pub mod mont;
 pub mod params;
 pub mod pow;
+pub mod residue;
 pub mod spectral;
 pub mod stop;
 
@@ -35,6 +36,7 @@ pub use engine::{FastModulus, Kernel, Thresholds};
 pub use error::MontError;
 pub use limb::Limb;
 pub use params::{MontParams, OddModulus};
+pub use residue::Residue;
 pub use stop::Stop;
 
 /// Algorithm ids with a native engine in this crate.

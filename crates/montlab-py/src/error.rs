@@ -56,7 +56,9 @@ impl From<Error> for PyErr {
             | MontError::NegativeExponent
             | MontError::ExponentTooLong { .. }
             | MontError::EmptyBatch
-            | MontError::BatchLengthMismatch { .. } => OperandError::new_err(msg),
+            | MontError::BatchLengthMismatch { .. }
+            | MontError::NotInvertible
+            | MontError::ResidueModulusMismatch => OperandError::new_err(msg),
             MontError::InvalidThresholds { .. } | MontError::KernelNotOnCpu { .. } => {
                 ParameterError::new_err(msg)
             }

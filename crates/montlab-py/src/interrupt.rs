@@ -1,7 +1,8 @@
 //! Long native calls that answer Ctrl-C.
 //!
-//! Contract: [`run`] executes a computation without the GIL. When its estimated work (limb
-//! products, see [`LONG_WORK`]) is small it runs inline: a few milliseconds at most, after
+//! Contract: [`run`] executes a computation without the GIL, except the smallest (below
+//! [`QUICK_WORK`]: microseconds, less than releasing the GIL costs), which run inline holding it.
+//! When its estimated work (limb products, see [`LONG_WORK`]) is small it runs inline: a few milliseconds at most, after
 //! which Python handles any pending signal itself. Otherwise it runs on a worker thread while
 //! the calling thread wakes every [`POLL`], takes the GIL and runs Python's signal handlers
 //! (`PyErr_CheckSignals`). When a handler raises (`KeyboardInterrupt` for SIGINT), the call
@@ -30,6 +31,10 @@ pub const POLL: Duration = Duration::from_millis(20);
 /// about 2^23, a few milliseconds, so the worker's start (tens of microseconds) is noise.
 pub const LONG_WORK: u128 = 1 << 23;
 
+/// Estimated limb products below which a call keeps the GIL: 2^14, about two 4096-bit
+/// products, a few microseconds.
+pub const QUICK_WORK: u128 = 1 << 14;
+
 /// Estimated work of `products` Montgomery products on `limbs`-limb operands.
 #[must_use]
 pub fn work(limbs: usize, products: u128) -> u128 {
@@ -49,6 +54,14 @@ fn worker_panic(payload: Box<dyn std::any::Any + Send>) -> Error {
     )))
 }
 
+/// Runs `job` here, holding the GIL: for work below [`QUICK_WORK`] (a panic becomes a
+/// `RuntimeError`, as in [`run`]).
+pub fn inline<T>(job: impl FnOnce() -> Result<T, MontError>) -> Result<T, Error> {
+    panic::catch_unwind(AssertUnwindSafe(job))
+        .map_err(worker_panic)?
+        .map_err(Error::from)
+}
+
 /// Whether the caller is Python's main thread, the only one that runs signal handlers. This
 /// runs Python code, which may raise a pending signal's exception: it is passed on, never lost.
 fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
@@ -64,6 +77,9 @@ pub fn run<T: Send + 'static>(
     work: u128,
     job: impl FnOnce(&Stop) -> Result<T, MontError> + Send + 'static,
 ) -> Result<T, Error> {
+    if work < QUICK_WORK {
+        return inline(|| job(Stop::never()));
+    }
     if work < LONG_WORK || !on_main_thread(py)? {
         return py
             .detach(|| panic::catch_unwind(AssertUnwindSafe(|| job(Stop::never()))))

@@ -12,9 +12,11 @@
 //! Validation happens before any arithmetic, so no user input reaches a panic; a panic would
 //! still arrive in Python as `pyo3_runtime.PanicException`, never as an abort.
 
+mod convert;
 mod error;
 mod interrupt;
 mod kernels;
+mod residue;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
@@ -24,7 +26,7 @@ use montlab_core::pow::window;
 use montlab_core::{FastModulus as CoreFast, MontError, MontParams, OddModulus, Thresholds};
 use num_bigint::{BigInt, BigUint, Sign};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
 
 use crate::error::{Error, OperandTypeError};
 
@@ -38,7 +40,7 @@ impl std::ops::Deref for Int {
     }
 }
 
-fn type_name(ob: &Bound<'_, PyAny>) -> String {
+pub(crate) fn type_name(ob: &Bound<'_, PyAny>) -> String {
     ob.get_type()
         .name()
         .map_or_else(|_| "object".to_owned(), |n| n.to_string())
@@ -60,7 +62,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
 }
 
 /// A list argument: a sequence of [`Int`], never bytes, bytearray or str.
-struct IntList(Vec<BigInt>);
+pub(crate) struct IntList(Vec<BigInt>);
 
 impl std::ops::Deref for IntList {
     type Target = Vec<BigInt>;
@@ -301,6 +303,23 @@ pub struct FastModulus {
     inner: Arc<CoreFast>,
 }
 
+/// An operand for a `FastModulus` method as `s` limbs: an int in [0, 2^(64 s)) by CPython's
+/// direct copy ([`convert::fixed_limbs`]), anything else through [`Int`] and
+/// [`operand_limbs`] (bool, other types and negative values are refused there). The bound
+/// `< N` is the core's check.
+fn fast_operand(ob: &Bound<'_, PyAny>, s: usize, which: &'static str) -> Result<Vec<u64>, Error> {
+    if !ob.is_instance_of::<PyBool>() {
+        if let Some(v) = ob
+            .cast::<PyInt>()
+            .ok()
+            .and_then(|i| convert::fixed_limbs(i, s))
+        {
+            return Ok(v);
+        }
+    }
+    operand_limbs(&ob.extract::<Int>()?.0, which)
+}
+
 #[pymethods]
 impl FastModulus {
     #[new]
@@ -366,20 +385,74 @@ impl FastModulus {
         py.detach(|| self.inner.spectral().map(|s| s.transform_len()))
     }
 
-    /// x * y mod N, for 0 <= x, y < N.
-    fn mul(&self, py: Python<'_>, x: Int, y: Int) -> Result<BigUint, Error> {
-        let (x, y) = (operand_limbs(&x, "x")?, operand_limbs(&y, "y")?);
-        let work = interrupt::work(self.inner.modulus().len(), 2);
-        let m = Arc::clone(&self.inner);
-        Ok(to_int(&interrupt::run(py, work, move |_| m.mul(&x, &y))?))
+    /// x * y mod N, for 0 <= x, y < N: two Montgomery products (x y R^-1, then by R^2).
+    fn mul<'py>(
+        &self,
+        py: Python<'py>,
+        x: &Bound<'py, PyAny>,
+        y: &Bound<'py, PyAny>,
+    ) -> Result<Bound<'py, PyInt>, Error> {
+        let s = self.inner.modulus().len();
+        let (x, y) = (&fast_operand(x, s, "x")?, &fast_operand(y, s, "y")?);
+        let m = &self.inner;
+        let work = interrupt::work(s, 2);
+        let out = residue::eval!(py, work, (m, x, y), |_stop| m.mul(x, y))?;
+        Ok(convert::int_of(py, &out)?)
     }
 
     /// x * x mod N, for 0 <= x < N.
-    fn sqr(&self, py: Python<'_>, x: Int) -> Result<BigUint, Error> {
-        let x = operand_limbs(&x, "x")?;
-        let work = interrupt::work(self.inner.modulus().len(), 2);
-        let m = Arc::clone(&self.inner);
-        Ok(to_int(&interrupt::run(py, work, move |_| m.sqr(&x))?))
+    fn sqr<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> Result<Bound<'py, PyInt>, Error> {
+        let s = self.inner.modulus().len();
+        let x = &fast_operand(x, s, "x")?;
+        let m = &self.inner;
+        let work = interrupt::work(s, 2);
+        let out = residue::eval!(py, work, (m, x), |_stop| m.sqr(x))?;
+        Ok(convert::int_of(py, &out)?)
+    }
+
+    /// The residue of `x` (any int, taken mod N): a `Residue` in Montgomery form, with
+    /// operators, that stays in native memory until `int()`.
+    fn __call__(&self, x: &Bound<'_, PyAny>) -> Result<residue::Residue, Error> {
+        let i = if x.is_instance_of::<PyBool>() {
+            None
+        } else if let Ok(i) = x.cast::<PyInt>() {
+            Some(i.clone())
+        } else {
+            x.extract::<Int>()?; // raises OperandTypeError for a non-integer
+            x.call_method0("__index__")?.cast_into::<PyInt>().ok()
+        };
+        let Some(i) = i else {
+            return Err(OperandTypeError::new_err(format!(
+                "expected an integer, got {}",
+                type_name(x)
+            ))
+            .into());
+        };
+        Ok(residue::Residue {
+            ring: Arc::clone(&self.inner),
+            value: residue::from_int(&self.inner, &i)?,
+        })
+    }
+
+    /// The residue whose Montgomery form is `form` (0 <= form < N), no conversion: the inverse
+    /// of `Residue.form`.
+    #[allow(
+        clippy::wrong_self_convention,
+        reason = "the Python name pairs with Residue.form"
+    )]
+    fn from_form(&self, form: &Bound<'_, PyAny>) -> Result<residue::Residue, Error> {
+        let f = fast_operand(form, self.inner.modulus().len(), "form")?;
+        Ok(residue::Residue {
+            ring: Arc::clone(&self.inner),
+            value: self.inner.residue_from_form(&f)?,
+        })
+    }
+
+    /// Registry id of the kernel residues of this modulus multiply on ("amm", "cios",
+    /// "spectral" or "ntt_redc": that of `mul`), which fixes their R.
+    #[getter]
+    fn residue_kernel(&self, py: Python<'_>) -> &'static str {
+        py.detach(|| self.inner.residue_kernel_id())
     }
 
     /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp).
@@ -413,33 +486,76 @@ impl FastModulus {
         })?))
     }
 
-    /// [x * y mod N for x, y in zip(xs, ys)] on all cores, in input order.
-    fn mul_many(&self, py: Python<'_>, xs: IntList, ys: IntList) -> Result<Vec<BigUint>, Error> {
-        let (xs, ys) = (batch_limbs(&xs, "x")?, batch_limbs(&ys, "y")?);
-        let work = interrupt::work(self.inner.modulus().len(), 2 * xs.len() as u128);
+    /// [x * y mod N for x, y in zip(xs, ys)] on all cores, in input order: ints from ints, or
+    /// residues from residues of this modulus (one product each).
+    fn mul_many(
+        &self,
+        py: Python<'_>,
+        xs: residue::Batch<'_>,
+        ys: residue::Batch<'_>,
+    ) -> Result<Vec<Py<PyAny>>, Error> {
+        let s = self.inner.modulus().len();
         let m = Arc::clone(&self.inner);
-        let out = interrupt::run(py, work, move |stop| m.mul_many_until(&xs, &ys, stop))?;
-        Ok(out.iter().map(|v| to_int(v)).collect())
+        match (xs, ys) {
+            (residue::Batch::Ints(xs), residue::Batch::Ints(ys)) => {
+                let (xs, ys) = (batch_limbs(&xs, "x")?, batch_limbs(&ys, "y")?);
+                let work = interrupt::work(s, 2 * xs.len() as u128);
+                let out = interrupt::run(py, work, move |stop| m.mul_many_until(&xs, &ys, stop))?;
+                out.iter()
+                    .map(|v| Ok(convert::int_of(py, v)?.into_any().unbind()))
+                    .collect()
+            }
+            (residue::Batch::Residues(xs), residue::Batch::Residues(ys)) => {
+                let xs = residue::batch_values(&self.inner, &xs)?;
+                let ys = residue::batch_values(&self.inner, &ys)?;
+                let work = interrupt::work(s, xs.len() as u128);
+                let out = interrupt::run(py, work, move |stop| m.residue_mul_many(&xs, &ys, stop))?;
+                Ok(residue::residue_list(py, &self.inner, out)?)
+            }
+            _ => Err(OperandTypeError::new_err(
+                "xs and ys must both be sequences of ints or both of residues",
+            )
+            .into()),
+        }
     }
 
     /// [b ** e mod N] for each base b, with one exponent for all or one per base, on all
-    /// cores, in input order (variable time).
+    /// cores, in input order (variable time): ints from int bases, residues from residues of
+    /// this modulus.
     fn pow_many(
         &self,
         py: Python<'_>,
-        bases: IntList,
+        bases: residue::Batch<'_>,
         exps: Exponents,
-    ) -> Result<Vec<BigUint>, Error> {
-        let bases = batch_limbs(&bases, "base")?;
+    ) -> Result<Vec<Py<PyAny>>, Error> {
+        let count = match &bases {
+            residue::Batch::Ints(b) => b.len(),
+            residue::Batch::Residues(b) => b.len(),
+        };
         let exps = match exps {
-            Exponents::One(e) => vec![exponent_limbs(&e)?; bases.len()],
+            Exponents::One(e) => vec![exponent_limbs(&e)?; count],
             Exponents::Many(es) => es.iter().map(exponent_limbs).collect::<Result<_, _>>()?,
         };
         let products = exps.iter().map(|e| pow_products(e)).sum();
         let work = interrupt::work(self.inner.modulus().len(), products);
         let m = Arc::clone(&self.inner);
-        let out = interrupt::run(py, work, move |stop| m.pow_many_until(&bases, &exps, stop))?;
-        Ok(out.iter().map(|v| to_int(v)).collect())
+        match bases {
+            residue::Batch::Ints(bases) => {
+                let bases = batch_limbs(&bases, "base")?;
+                let out =
+                    interrupt::run(py, work, move |stop| m.pow_many_until(&bases, &exps, stop))?;
+                out.iter()
+                    .map(|v| Ok(convert::int_of(py, v)?.into_any().unbind()))
+                    .collect()
+            }
+            residue::Batch::Residues(bases) => {
+                let bases = residue::batch_values(&self.inner, &bases)?;
+                let out = interrupt::run(py, work, move |stop| {
+                    m.residue_pow_many(&bases, &exps, stop)
+                })?;
+                Ok(residue::residue_list(py, &self.inner, out)?)
+            }
+        }
     }
 
     fn __repr__(&self) -> String {
@@ -489,6 +605,8 @@ mod native {
 
     #[pymodule_export]
     use super::kernels::{Amm, NttRedc, Spectral};
+    #[pymodule_export]
+    use super::residue::Residue;
     #[pymodule_export]
     use super::{powm, set_thresholds, thresholds, Cios, FastModulus};
 
