@@ -1,0 +1,112 @@
+"""dudect-style timing test of the constant-time exponentiation: fixed (zero) against random
+full-length exponents, Welch's t over all samples and dudect's cropped subsets, with the
+variable-time exponentiation as the control that must be flagged (|t| > 4.5).
+
+Builds and runs ``montlab-dudect`` (crate ``montlab-ct``, release profile) once per (kernel,
+size); the kernel call alone is timed, in Rust. Records the verdicts and the |t| trajectory
+(every 5 % of the samples), and plots |t| against the sample count.
+
+    .venv/bin/python bench/dudect.py --sizes 1024,2048 --samples 100000 --json docs/dudect.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+PROGRESS = re.compile(r"(\d+) samples, max \|t\| = ([0-9.]+)")
+
+
+def build() -> Path:
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "montlab-ct", "--bin", "montlab-dudect"],
+        cwd=REPO,
+        check=True,
+    )
+    return REPO / "target" / "release" / "montlab-dudect"
+
+
+def run(binary: Path, kernel: str, bits: int, samples: int, seed: int) -> dict[str, Any]:
+    proc = subprocess.Popen(
+        [str(binary), kernel, str(bits), str(samples), str(seed)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    trajectory: list[tuple[int, float]] = []
+    assert proc.stderr is not None and proc.stdout is not None
+    for line in proc.stderr:
+        if m := PROGRESS.search(line):
+            trajectory.append((int(m.group(1)), float(m.group(2))))
+            print(f"  {kernel} {bits} bits: {m.group(1)} samples, max |t| {m.group(2)}", flush=True)
+    out = proc.stdout.read()
+    if proc.wait() != 0:
+        raise SystemExit(f"montlab-dudect {kernel} {bits} failed")
+    result: dict[str, Any] = json.loads(out)
+    result["trajectory"] = trajectory
+    return result
+
+
+def plot(results: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for r in results:
+        xs = [n for n, _ in r["trajectory"]]
+        ys = [t for _, t in r["trajectory"]]
+        ax.loglog(xs, ys, marker=".", label=f"{r['kernel']}, {r['bits']} bits")
+    ax.axhline(4.5, color="red", lw=0.8, label="|t| = 4.5")
+    ax.set_xlabel("samples")
+    ax.set_ylabel("max |t| (fixed vs random exponent)")
+    ax.legend(fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], default=[1024])
+    ap.add_argument("--samples", type=int, default=100_000)
+    ap.add_argument("--control-samples", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    binary = build()
+    results = []
+    for bits in args.sizes:
+        results.append(run(binary, "vartime", bits, args.control_samples, args.seed))
+        results.append(run(binary, "cios_pow_sec", bits, args.samples, args.seed))
+    for r in results:
+        verdict = "LEAK" if r["max_abs_t"] > 4.5 else "no evidence of a leak"
+        print(
+            f"{r['kernel']:>13} {r['bits']:>6} bits {r['samples']:>8} samples: "
+            f"max |t| = {r['max_abs_t']:.2f} ({verdict})"
+        )
+    control = [r for r in results if r["kernel"] == "vartime"]
+    assert all(r["max_abs_t"] > 4.5 for r in control), "the control was not flagged"
+    if args.json:
+        import platform
+
+        from montlab.bench.core import cpu_info
+        from record import write_record
+
+        write_record(
+            args.json,
+            machine={"cpu": cpu_info(), "python": platform.python_version()},
+            threshold=4.5,
+            results=results,
+        )
+        plot(results, args.json.with_suffix(".png"))
+
+
+if __name__ == "__main__":
+    main()
