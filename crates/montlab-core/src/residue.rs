@@ -12,7 +12,8 @@
 //! one [`FastModulus`] has the same R and equal values have equal limbs.
 //!
 //! Ranges: every input and output residue is in [0, N); `from_int` takes any x < N.
-//! Operations: a product or squaring is one Montgomery product on that kernel; a sum,
+//! Operations: a product or squaring is one Montgomery product on that kernel (a squaring on
+//! the word level runs the dedicated `sqr`); a sum,
 //! difference or negation is limb arithmetic mod N; a power runs the exponentiation kernel of
 //! [`FastModulus::pow`] (which may be another kernel) between two conversions; an inverse is
 //! one extended gcd between two conversions.
@@ -27,7 +28,7 @@ use num_bigint::BigUint;
 use crate::engine::{FastModulus, Kernel, IFMA_MUL_BITS};
 use crate::error::MontError;
 use crate::limb::{self, Limb};
-use crate::mont::cios;
+use crate::mont::{cios, sqr};
 use crate::pow::MontKernel;
 use crate::stop::Stop;
 
@@ -88,8 +89,9 @@ impl FastModulus {
         self.mul_kernel_id()
     }
 
-    /// Runs `op` on the product kernel. The portable word level calls `cios` directly with
-    /// one scratch buffer (the common case at small sizes, where allocations show).
+    /// Runs `op` on the product kernel. The portable word level calls `cios` (and `sqr` for
+    /// squarings) directly with one scratch buffer: the common case at small sizes, where
+    /// allocations show.
     fn residue_op(&self, op: &Op<'_>) -> Vec<Limb> {
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), op),
@@ -100,24 +102,41 @@ impl FastModulus {
                     let p = self.word();
                     let s = p.s();
                     // Scratch on the stack up to 4096 bits: one allocation (the result) a call.
-                    let mut stack = [0; cios::scratch_len(64)];
+                    let len = cios::scratch_len(s).max(sqr::scratch_len(s));
+                    let mut stack = [0; sqr::scratch_len(64)];
                     let mut heap = Vec::new();
-                    let t = if s <= 64 {
-                        &mut stack[..cios::scratch_len(s)]
+                    let t = if len <= stack.len() {
+                        &mut stack[..len]
                     } else {
-                        heap.resize(cios::scratch_len(s), 0);
+                        heap.resize(len, 0);
                         &mut heap[..]
                     };
                     let mut out = vec![0; s];
                     match *op {
-                        Op::ToForm(x) => cios::mont_mul_into(p, x, p.r2_mod_n(), &mut out, t),
+                        Op::ToForm(x) => cios::mont_mul_into(
+                            p,
+                            x,
+                            p.r2_mod_n(),
+                            &mut out,
+                            &mut t[..cios::scratch_len(s)],
+                        ),
                         Op::FromForm(a) => {
                             let mut one = vec![0; s];
                             one[0] = 1;
-                            cios::mont_mul_into(p, a, &one, &mut out, t);
+                            cios::mont_mul_into(
+                                p,
+                                a,
+                                &one,
+                                &mut out,
+                                &mut t[..cios::scratch_len(s)],
+                            );
                         }
-                        Op::Mul(a, b) => cios::mont_mul_into(p, a, b, &mut out, t),
-                        Op::Sqr(a) => cios::mont_mul_into(p, a, a, &mut out, t),
+                        Op::Mul(a, b) => {
+                            cios::mont_mul_into(p, a, b, &mut out, &mut t[..cios::scratch_len(s)]);
+                        }
+                        Op::Sqr(a) => {
+                            sqr::mont_sqr_into(p, a, &mut out, &mut t[..sqr::scratch_len(s)])
+                        }
                     }
                     out
                 }
