@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import SupportsIndex, final, overload
 
 __all__ = [
+    "pow_crt",
     "powm",
     "thresholds",
     "set_thresholds",
@@ -251,6 +252,19 @@ class Residue:
 
 def powm(base: SupportsIndex, exp: SupportsIndex, modulus: SupportsIndex) -> int:
     """base ** exp mod modulus, for odd modulus > 1, 0 <= base < modulus and exp >= 0."""
+
+def pow_crt(
+    c: SupportsIndex,
+    dp: SupportsIndex,
+    dq: SupportsIndex,
+    p: SupportsIndex,
+    q: SupportsIndex,
+    qinv: SupportsIndex,
+    sec: bool = True,
+) -> int:
+    """c^d mod p q from an RSA key in CRT form; constant time in the key and c unless
+    sec=False. p, q odd, > 1, of one 64-bit limb count s; dp, dq, qinv of at most s limbs;
+    c of at most 2 s limbs. Only those shapes are checked."""
 
 def thresholds() -> dict[str, int]:
     """The threshold table in force for new FastModulus objects and powm."""

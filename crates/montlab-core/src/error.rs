@@ -81,6 +81,18 @@ pub enum MontError {
         /// Why, as a phrase.
         reason: &'static str,
     },
+    /// An operand is longer than the operation takes; `which` names it.
+    OperandTooLong {
+        /// The parameter name of the rejected operand.
+        which: &'static str,
+        /// The most 64-bit limbs it may have.
+        limbs: usize,
+    },
+    /// An RSA key in CRT form has the wrong shape; `reason` says what.
+    InvalidCrtKey {
+        /// What is wrong, as a phrase.
+        reason: &'static str,
+    },
     /// The residue has no inverse: it shares a factor with N (0 included).
     NotInvertible,
     /// Residues of two different moduli (or of one N under two product kernels, whose
@@ -135,6 +147,11 @@ impl fmt::Display for MontError {
             Self::KernelRefusesModulus { kernel, reason } => {
                 write!(f, "the {kernel} kernel cannot take this modulus: {reason}")
             }
+            Self::OperandTooLong { which, limbs } => write!(
+                f,
+                "operand {which} is too long: it may have at most {limbs} 64-bit limbs (reduce it mod N first)"
+            ),
+            Self::InvalidCrtKey { reason } => write!(f, "invalid CRT key: {reason}"),
             Self::NotInvertible => {
                 f.write_str("the residue is not invertible: it shares a factor with N")
             }

@@ -104,6 +104,46 @@ impl MontParams {
         }
     }
 
+    /// The constants of an odd N of exactly `s` limbs (top limb possibly zero) computed
+    /// without a branch or index on N: R mod N and R^2 mod N by 2 * 64 s modular doublings,
+    /// each a shift and a masked subtraction. For secret moduli (RSA's p and q, `pow::crt`);
+    /// O(s^2) limb operations.
+    #[must_use]
+    pub(crate) fn new_ct(n: &[Limb]) -> Self {
+        let s = n.len();
+        let mut x = vec![0; s];
+        x[0] = 1;
+        // 1 < N unless N = 1, which the caller has ruled out publicly.
+        let mut doubled = vec![0; s];
+        let mut reduced = vec![0; s];
+        let mut step = |x: &mut Vec<Limb>| {
+            let mut top = 0;
+            for (d, &l) in doubled.iter_mut().zip(x.iter()) {
+                *d = (l << 1) | top;
+                top = l >> (LIMB_BITS - 1);
+            }
+            // 2x < 2N: keep 2x - N unless it borrowed with no bit shifted out.
+            let borrow = limb::ct_sub(&mut reduced, &doubled, n);
+            let keep_doubled = (top ^ 1) & borrow;
+            limb::ct_select_assign(&mut reduced, &doubled, keep_doubled);
+            core::mem::swap(x, &mut reduced);
+        };
+        for _ in 0..64 * s {
+            step(&mut x);
+        }
+        let r_mod_n = x.clone();
+        for _ in 0..64 * s {
+            step(&mut x);
+        }
+        Self {
+            n: n.to_vec(),
+            n0_inv: neg_inv_mod_word(n[0]),
+            r_mod_n,
+            r2_mod_n: x,
+            s,
+        }
+    }
+
     /// Validates `limbs` as an odd modulus > 1 and precomputes its constants.
     ///
     /// # Errors

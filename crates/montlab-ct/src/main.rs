@@ -5,15 +5,20 @@
 //! exponent is an error ("Conditional jump or move depends on uninitialised value(s)", "Use of
 //! uninitialised value"): `tests/taint.rs` runs each kernel that way. Kernels:
 //! * `cios_pow_sec`: `pow::fixed::pow_sec` (fixed window, masked table scan, CIOS + `sqr`);
-//! * `vartime`: `pow::window::pow_vartime`, the negative control, which must be flagged.
+//! * `vartime`: `pow::window::pow_vartime`, the negative control, which must be flagged;
+//! * `crt_sec`: `pow::crt::CrtKey::pow_sec`, the RSA private operation, with the whole key
+//!   (p, q, dp, dq, qinv) and the ciphertext marked secret after the key's public checks;
+//! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged.
 //!
 //! The moduli and bases are public (an RSA ciphertext is); the exponent's length is public
 //! (a modulus-length exponent: all its limbs are processed). Without `cfg(valgrind)` (no
 //! headers at build time) the marks are no-ops and the binary says so.
 #![allow(unsafe_code)]
 
+use montlab_core::pow::crt::CrtKey;
 use montlab_core::pow::{fixed, window};
-use montlab_core::{Limb, MontParams};
+use montlab_core::{Limb, MontParams, Stop};
+use num_bigint::BigUint;
 
 #[cfg(valgrind)]
 extern "C" {
@@ -57,10 +62,89 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
         .collect()
 }
 
+/// The first probable prime from `start` up (Fermat to bases 2, 3, 5, 7; run unmarked).
+fn next_prime(start: BigUint) -> BigUint {
+    let mut x = start | BigUint::from(1u8);
+    loop {
+        let e = &x - 1u8;
+        if [2u8, 3, 5, 7]
+            .iter()
+            .all(|&b| BigUint::from(b).modpow(&e, &x) == BigUint::from(1u8))
+        {
+            return x;
+        }
+        x += 2u8;
+    }
+}
+
+/// The CRT kernels on keys of 1, 2 and 9 limbs a prime, random exponents and ciphertexts.
+fn crt(kernel: &str, seed: &mut u64) {
+    let one = BigUint::from(1u8);
+    let pairs = [
+        (
+            (&one << 61u32) - 1u8,
+            BigUint::from(0xffff_ffff_ffff_ffc5u64),
+        ),
+        ((&one << 127u32) - 1u8, (&one << 107u32) - 1u8),
+        (
+            (&one << 521u32) - 1u8,
+            next_prime((&one << 575u32) + 12345u32),
+        ),
+    ];
+    for (p, q) in pairs {
+        let s = p.to_u64_digits().len();
+        let below = |seed: &mut u64, m: &BigUint| {
+            BigUint::from_slice(
+                &limbs(seed, s)
+                    .iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            ) % m
+        };
+        let (dp, dq) = (below(seed, &(&p - 1u8)), below(seed, &(&q - 1u8)));
+        let qinv = montlab_core::inverse::mod_inverse(&q, &p).expect("p, q distinct primes");
+        let key = CrtKey::new(
+            &p.to_u64_digits(),
+            &q.to_u64_digits(),
+            &dp.to_u64_digits(),
+            &dq.to_u64_digits(),
+            &qinv.to_u64_digits(),
+        )
+        .expect("a valid key");
+        for c in [limbs(seed, 2 * s), vec![0; 2 * s], vec![Limb::MAX; 2 * s]] {
+            let want = key.pow_vartime(&c, Stop::never()).expect("c fits");
+            for v in key.secret_limbs() {
+                secret(v);
+            }
+            secret(&c);
+            let got = match kernel {
+                "crt_sec" => key.pow_sec(&c, Stop::never()),
+                _ => key.pow_vartime(&c, Stop::never()),
+            }
+            .expect("c fits");
+            public(&got);
+            for v in key.secret_limbs() {
+                public(v);
+            }
+            public(&c);
+            assert_eq!(got, want, "{kernel}: wrong result at {s} limbs");
+        }
+    }
+}
+
 fn main() {
     let kernel = std::env::args().nth(1).unwrap_or_default();
     if !cfg!(valgrind) {
         eprintln!("montlab-ct: built without valgrind headers: secrets are not marked");
+    }
+    if kernel.starts_with("crt_") {
+        if !matches!(kernel.as_str(), "crt_sec" | "crt_vartime") {
+            eprintln!("montlab-ct: unknown kernel {kernel:?}");
+            std::process::exit(2);
+        }
+        crt(&kernel, &mut 0x0063_7274_6b65_7973);
+        println!("montlab-ct {kernel}: results correct");
+        return;
     }
     let mut seed = 0x006d_6f6e_746c_6162;
     // Sizes: one limb, an unrolled length (8), and lengths off the unrolled copies (5, 17).
@@ -79,7 +163,9 @@ fn main() {
                 "cios_pow_sec" => fixed::pow_sec(&p, &base, &e).expect("base < N"),
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
-                    eprintln!("montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime)");
+                    eprintln!(
+                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime)"
+                    );
                     std::process::exit(2);
                 }
             };

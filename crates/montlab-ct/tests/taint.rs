@@ -90,3 +90,22 @@ fn the_variable_time_control_is_flagged() {
         "the variable-time control was not flagged (exit {code}):\n{stderr}"
     );
 }
+
+#[test]
+fn crt_pow_sec_has_no_key_dependent_branch_or_index() {
+    let Some((code, stderr)) = under_memcheck("crt_sec") else {
+        return;
+    };
+    assert_eq!(code, 0, "memcheck flagged CrtKey::pow_sec:\n{stderr}");
+}
+
+#[test]
+fn the_variable_time_crt_control_is_flagged() {
+    let Some((code, stderr)) = under_memcheck("crt_vartime") else {
+        return;
+    };
+    assert!(
+        code == FLAGGED && stderr.contains("uninitialised"),
+        "the variable-time CRT control was not flagged (exit {code}):\n{stderr}"
+    );
+}

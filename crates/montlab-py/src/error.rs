@@ -58,6 +58,8 @@ impl From<Error> for PyErr {
             | MontError::EmptyBatch
             | MontError::BatchLengthMismatch { .. }
             | MontError::NotInvertible
+            | MontError::InvalidCrtKey { .. }
+            | MontError::OperandTooLong { .. }
             | MontError::ResidueModulusMismatch => OperandError::new_err(msg),
             MontError::InvalidThresholds { .. } | MontError::KernelNotOnCpu { .. } => {
                 ParameterError::new_err(msg)

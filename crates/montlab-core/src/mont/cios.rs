@@ -54,6 +54,28 @@ pub fn mont_mul_into(
         "cios: operand, output and scratch lengths must be s, s, s and s + 2",
     );
     debug_assert!(limb::cmp(x, n).is_lt(), "cios: x must be < N");
+    mont_mul_wide_into(params, x, y, out, t);
+}
+
+/// [`mont_mul_into`] with `x` anywhere below R (any `s` limbs) and `y < N`: the accumulator
+/// still stays below (R N + R N) / R = 2N, so the one final subtraction still fully reduces.
+/// For reductions of numbers longer than N (`pow::crt`).
+///
+/// # Panics
+/// As [`mont_mul_into`].
+pub fn mont_mul_wide_into(
+    params: &MontParams,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+) {
+    let n = params.modulus();
+    let s = params.s();
+    assert!(
+        x.len() == s && y.len() == s && out.len() == s && t.len() == scratch_len(s),
+        "cios: operand, output and scratch lengths must be s, s, s and s + 2",
+    );
     debug_assert!(limb::cmp(y, n).is_lt(), "cios: y must be < N");
     let n0_inv = params.n0_inv();
     macro_rules! fixed {

@@ -48,6 +48,20 @@ pub fn pow_sec_until(
     stop: &Stop,
 ) -> Result<Vec<Limb>, MontError> {
     let base = params.operand(base, "base")?;
+    pow_sec_reduced(params, &base, exp, stop)
+}
+
+/// [`pow_sec_until`] on a base already known to be below N (exactly `s` limbs), without the
+/// range check, whose comparison would branch on N: for a secret modulus (`pow::crt`).
+///
+/// # Errors
+/// [`MontError::Interrupted`] once `stop` is requested.
+pub(crate) fn pow_sec_reduced(
+    params: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    stop: &Stop,
+) -> Result<Vec<Limb>, MontError> {
     let s = params.s();
     let k = SEC_WINDOW_BITS as usize;
     let mut t = vec![0; cios::scratch_len(s)];
@@ -57,7 +71,7 @@ pub fn pow_sec_until(
     let mut table: Vec<Vec<Limb>> = Vec::with_capacity(1 << k);
     table.push(params.r_mod_n().to_vec());
     let mut b_m = vec![0; s];
-    cios::mont_mul_into(params, &base, params.r2_mod_n(), &mut b_m, &mut t);
+    cios::mont_mul_into(params, base, params.r2_mod_n(), &mut b_m, &mut t);
     table.push(b_m);
     for d in 2..(1usize << k) {
         stop.check()?;

@@ -1,0 +1,306 @@
+//! `pow_crt`: the RSA private-key operation by the Chinese remainder theorem, constant time in
+//! the key (p, q, dp, dq, qinv), with a variable-time sibling.
+//!
+//! Citation: J.-J. Quisquater, C. Couvreur, "Fast decipherment algorithm for RSA public-key
+//! cryptosystem", Electronics Letters 18(21), 1982, with Garner's recombination (PKCS #1 v2.2,
+//! RFC 8017, Sec. 5.1.2, RSADP step 2b): m1 = c^dp mod p, m2 = c^dq mod q,
+//! h = qinv (m1 - m2) mod p, m = m2 + h q.
+//!
+//! Word size 64; p and q have the same limb count s (R = 2^(64 s) for both). Inputs: odd
+//! p, q > 1 of s limbs each, dp, dq and qinv of at most s limbs, c of at most 2 s limbs (any
+//! value: the result is c^d mod p q for the d that dp and dq come from). Output: m < p q, as
+//! 2 s limbs.
+//!
+//! Constant time ([`CrtKey::pow_sec`]): after the public checks of [`CrtKey::new`] (limb
+//! counts, oddness; they reveal only whether the key is valid), no branch or memory index
+//! depends on the key or on c. The Montgomery constants of p and q come from
+//! [`MontParams::new_ct`] (modular doublings, no division); c mod p and m2 mod p from
+//! Montgomery products (an operand below R and one below the modulus keep CIOS's bound), not a
+//! division; both exponentiations are [`super::fixed`]'s fixed window over all 64 s exponent
+//! bits; h q is a schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`)
+//! checks this under valgrind with the key marked secret. Left out: blinding, and the
+//! interleaved two-lane kernel (the halves run one after the other).
+
+use crate::error::MontError;
+use crate::limb::{self, mac, Limb};
+use crate::mont::cios;
+use crate::params::MontParams;
+use crate::stop::Stop;
+
+/// An RSA private key in CRT form, checked once (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct CrtKey {
+    p: Vec<Limb>,
+    q: Vec<Limb>,
+    dp: Vec<Limb>,
+    dq: Vec<Limb>,
+    qinv: Vec<Limb>,
+}
+
+/// `v` padded with zero limbs to `s`, or `None` if its value needs more than `s` limbs.
+fn padded(v: &[Limb], s: usize) -> Option<Vec<Limb>> {
+    let len = limb::normalized_len(v);
+    (len <= s).then(|| {
+        let mut out = v[..len].to_vec();
+        out.resize(s, 0);
+        out
+    })
+}
+
+/// `v` as exactly `len` limbs, or `None` if a limb past `len` is nonzero; the limbs past `len`
+/// are OR-ed together first, so a value that fits its slice reveals nothing (c, which may be
+/// secret).
+fn fit(v: &[Limb], len: usize) -> Option<Vec<Limb>> {
+    let extra = v.iter().skip(len).fold(0, |acc, &l| acc | l);
+    if extra != 0 {
+        return None;
+    }
+    let mut out = v[..v.len().min(len)].to_vec();
+    out.resize(len, 0);
+    Some(out)
+}
+
+impl CrtKey {
+    /// Checks the key's public shape: p and q odd, above 1, of one limb count s (leading zero
+    /// limbs dropped); dp, dq and qinv of at most s limbs. Nothing else is checked (a
+    /// consistent key is the caller's): these checks reveal the limb counts and validity only.
+    ///
+    /// # Errors
+    /// [`MontError::InvalidCrtKey`] naming what is wrong.
+    pub fn new(
+        p: &[Limb],
+        q: &[Limb],
+        dp: &[Limb],
+        dq: &[Limb],
+        qinv: &[Limb],
+    ) -> Result<Self, MontError> {
+        let bad = |reason| Err(MontError::InvalidCrtKey { reason });
+        let s = limb::normalized_len(p);
+        if s == 0 || limb::normalized_len(q) != s {
+            return bad("p and q must be nonzero and have the same number of 64-bit limbs");
+        }
+        if p[0] & q[0] & 1 == 0 {
+            return bad("p and q must be odd");
+        }
+        if s == 1 && (p[0] == 1 || q[0] == 1) {
+            return bad("p and q must be greater than 1");
+        }
+        let (Some(dp), Some(dq), Some(qinv)) = (padded(dp, s), padded(dq, s), padded(qinv, s))
+        else {
+            return bad("dp, dq and qinv must be no longer than p and q");
+        };
+        Ok(Self {
+            p: p[..s].to_vec(),
+            q: q[..s].to_vec(),
+            dp,
+            dq,
+            qinv,
+        })
+    }
+
+    /// Limb count s of p and q.
+    #[must_use]
+    pub fn limbs(&self) -> usize {
+        self.p.len()
+    }
+
+    /// The key's limbs (p, q, dp, dq, qinv), for a harness that marks them secret.
+    #[must_use]
+    pub fn secret_limbs(&self) -> [&[Limb]; 5] {
+        [&self.p, &self.q, &self.dp, &self.dq, &self.qinv]
+    }
+
+    /// `c^d mod p q` in constant time in the key and in c (see the module documentation).
+    ///
+    /// # Errors
+    /// [`MontError::OperandTooLong`] naming `c` if its value needs more than 2 s limbs
+    /// (checked without a branch on c's limbs when the slice is no longer); [`MontError::Interrupted`] once `stop` is requested.
+    pub fn pow_sec(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
+        let s = self.limbs();
+        let c = fit(c, 2 * s).ok_or(MontError::OperandTooLong {
+            which: "c",
+            limbs: 2 * s,
+        })?;
+        let mp = MontParams::new_ct(&self.p);
+        let mq = MontParams::new_ct(&self.q);
+        let m1 = super::fixed::pow_sec_reduced(&mp, &reduce_ct(&mp, &c), &self.dp, stop)?;
+        let m2 = super::fixed::pow_sec_reduced(&mq, &reduce_ct(&mq, &c), &self.dq, stop)?;
+        Ok(self.recombine(&mp, &m1, &m2))
+    }
+
+    /// `c^d mod p q` in variable time (the exponentiations and reductions branch on the key):
+    /// for public or test keys, and as the reference of [`CrtKey::pow_sec`].
+    ///
+    /// # Errors
+    /// As [`CrtKey::pow_sec`].
+    pub fn pow_vartime(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
+        let s = self.limbs();
+        let c = fit(c, 2 * s).ok_or(MontError::OperandTooLong {
+            which: "c",
+            limbs: 2 * s,
+        })?;
+        let fp = crate::FastModulus::new(&self.p)?;
+        let fq = crate::FastModulus::new(&self.q)?;
+        let (mp, mq) = (fp.word(), fq.word());
+        let m1 = fp.pow_until(&reduce_ct(mp, &c), &self.dp, stop)?;
+        let m2 = fq.pow_until(&reduce_ct(mq, &c), &self.dq, stop)?;
+        Ok(self.recombine(mp, &m1, &m2))
+    }
+
+    /// Garner: m2 + q (qinv (m1 - m2) mod p), as 2 s limbs; `m1 < p`, `m2 < q`.
+    fn recombine(&self, mp: &MontParams, m1: &[Limb], m2: &[Limb]) -> Vec<Limb> {
+        let s = self.limbs();
+        let mut wide = m2.to_vec();
+        wide.resize(2 * s, 0);
+        let m2p = reduce_ct(mp, &wide);
+        // diff = m1 - m2 mod p: add p back under a mask when the subtraction borrowed.
+        let mut diff = vec![0; s];
+        let borrow = limb::ct_sub(&mut diff, m1, &m2p);
+        let mut back = diff.clone();
+        limb::add_assign(&mut back, &self.p);
+        limb::ct_select_assign(&mut diff, &back, borrow);
+        // h = diff qinv mod p: qinv < R and diff < p keep CIOS's bound; R^2 undoes R^-1.
+        let (mut t, mut h, mut tmp) = (vec![0; cios::scratch_len(s)], vec![0; s], vec![0; s]);
+        cios::mont_mul_wide_into(mp, &self.qinv, &diff, &mut tmp, &mut t);
+        cios::mont_mul_into(mp, &tmp, mp.r2_mod_n(), &mut h, &mut t);
+        // m = m2 + h q (< p q, so 2 s limbs hold it): a schoolbook product of fixed shape.
+        let mut m = wide;
+        for (i, &hi) in h.iter().enumerate() {
+            let mut c = 0;
+            for (mj, &qj) in m[i..i + s].iter_mut().zip(&self.q) {
+                (*mj, c) = mac(hi, qj, *mj, c);
+            }
+            for mk in &mut m[i + s..] {
+                (*mk, c) = limb::adc(*mk, c, 0);
+            }
+        }
+        m
+    }
+}
+
+/// `x mod N` for any `x` of 2 s limbs, in constant time: with x = x_hi R + x_lo,
+/// x_hi R = MM(x_hi, R^2) and x_lo = MM(MM(x_lo, 1), R^2) (MM a CIOS product: one operand
+/// below R, the other below N, keeps its output below 2N), then one masked modular addition.
+fn reduce_ct(p: &MontParams, x: &[Limb]) -> Vec<Limb> {
+    let s = p.s();
+    debug_assert_eq!(x.len(), 2 * s);
+    let (lo, hi) = x.split_at(s);
+    let mut t = vec![0; cios::scratch_len(s)];
+    let mut one = vec![0; s];
+    one[0] = 1;
+    let (mut a, mut b, mut c) = (vec![0; s], vec![0; s], vec![0; s]);
+    cios::mont_mul_wide_into(p, hi, p.r2_mod_n(), &mut a, &mut t);
+    cios::mont_mul_wide_into(p, lo, &one, &mut b, &mut t);
+    cios::mont_mul_into(p, &b, p.r2_mod_n(), &mut c, &mut t);
+    // a + c < 2N: subtract N under a mask unless that borrows with no carry out.
+    let carry = limb::add_assign(&mut a, &c);
+    let borrow = limb::ct_sub(&mut b, &a, p.modulus());
+    limb::ct_select_assign(&mut b, &a, (carry ^ 1) & borrow);
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn big(x: &[Limb]) -> BigUint {
+        x.iter()
+            .rev()
+            .fold(BigUint::default(), |acc, &l| (acc << 64u32) + l)
+    }
+
+    fn limbs(x: &BigUint) -> Vec<Limb> {
+        x.to_u64_digits()
+    }
+
+    /// A key from two primes (Miller-Rabin is not needed: the CRT identity is checked against
+    /// c^d mod pq with d from dp and dq via the same CRT, and against direct powers mod p, q).
+    fn check(p: &BigUint, q: &BigUint, c: &BigUint, dp: &BigUint, dq: &BigUint) {
+        let qinv = q.modpow(&(p - 2u8), p); // p prime: Fermat inverse
+        let key = CrtKey::new(&limbs(p), &limbs(q), &limbs(dp), &limbs(dq), &limbs(&qinv)).unwrap();
+        let n = p * q;
+        let m = big(&key.pow_sec(&limbs(c), Stop::never()).unwrap());
+        assert!(m < n);
+        assert_eq!(&m % p, c.modpow(dp, p), "mod p");
+        assert_eq!(&m % q, c.modpow(dq, q), "mod q");
+        let v = big(&key.pow_vartime(&limbs(c), Stop::never()).unwrap());
+        assert_eq!(v, m);
+    }
+
+    /// The first probable prime from `start` up (Fermat to bases 2, 3, 5, 7).
+    fn next_prime(start: BigUint) -> BigUint {
+        let mut x = start | BigUint::from(1u8);
+        loop {
+            let e = &x - 1u8;
+            if [2u8, 3, 5, 7]
+                .iter()
+                .all(|&b| BigUint::from(b).modpow(&e, &x) == BigUint::from(1u8))
+            {
+                return x;
+            }
+            x += 2u8;
+        }
+    }
+
+    #[test]
+    fn small_and_multi_limb_primes() {
+        let one = BigUint::from(1u8);
+        let pairs = [
+            // one limb each; two limbs each (Mersenne primes); nine limbs each, one prime
+            // with a short top limb; sixteen limbs (RSA-2048's halves).
+            (
+                (&one << 61u32) - 1u8,
+                BigUint::from(0xffff_ffff_ffff_ffc5u64),
+            ),
+            ((&one << 127u32) - 1u8, (&one << 107u32) - 1u8),
+            (
+                (&one << 521u32) - 1u8,
+                next_prime((&one << 575u32) + 12345u32),
+            ),
+            (
+                next_prime((&one << 1023u32) + (&one << 700u32)),
+                next_prime((&one << 1024u32) - (&one << 900u32)),
+            ),
+        ];
+        for (p, q) in pairs {
+            let n = &p * &q;
+            let bound = &one << (128 * p.to_u64_digits().len()) as u32;
+            for c in [
+                BigUint::default(),
+                one.clone(),
+                &n - 1u8,
+                &n >> 3u32,
+                &n + 5u8,
+                &bound - 1u8,
+            ] {
+                let c = &c % &bound;
+                for (dp, dq) in [(&p - 2u8, &q - 2u8), (one.clone(), BigUint::from(3u8))] {
+                    check(&p, &q, &c, &dp, &dq);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn public_checks() {
+        let bad = |r: Result<CrtKey, MontError>| match r {
+            Err(MontError::InvalidCrtKey { reason }) => reason,
+            other => panic!("accepted: {other:?}"),
+        };
+        assert!(bad(CrtKey::new(&[7], &[9, 1], &[1], &[1], &[1])).contains("same number"));
+        assert!(bad(CrtKey::new(&[8], &[9], &[1], &[1], &[1])).contains("odd"));
+        assert!(bad(CrtKey::new(&[1], &[9], &[1], &[1], &[1])).contains("greater than 1"));
+        assert!(bad(CrtKey::new(&[7], &[9], &[1, 1], &[1], &[1])).contains("no longer"));
+        assert!(bad(CrtKey::new(&[], &[9], &[1], &[1], &[1])).contains("nonzero"));
+        let key = CrtKey::new(&[7, 0], &[11], &[1], &[1], &[2]).unwrap();
+        assert_eq!(key.limbs(), 1);
+        assert_eq!(
+            key.pow_sec(&[1, 1, 1], Stop::never()),
+            Err(MontError::OperandTooLong {
+                which: "c",
+                limbs: 2
+            })
+        );
+    }
+}
