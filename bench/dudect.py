@@ -53,23 +53,15 @@ def run(binary: Path, kernel: str, bits: int, samples: int, seed: int) -> dict[s
 
 
 def plot(results: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
+    from record import axes, save_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = axes()
     for r in results:
         xs = [n for n, _ in r["trajectory"]]
         ys = [t for _, t in r["trajectory"]]
         ax.loglog(xs, ys, marker=".", label=f"{r['kernel']}, {r['bits']} bits")
     ax.axhline(4.5, color="red", lw=0.8, label="|t| = 4.5")
-    ax.set_xlabel("samples")
-    ax.set_ylabel("max |t| (fixed vs random exponent)")
-    ax.legend(fontsize=8)
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_plot(fig, ax, path, "samples", "max |t| (fixed vs random exponent)")
 
 
 def main() -> None:

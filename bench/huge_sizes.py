@@ -68,12 +68,9 @@ def run(bits: int) -> dict[str, Any]:
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
+    from record import axes, save_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+    fig, ax = axes(6.5)
     bits = [r["bits"] for r in rows]
     for key, peer, label, peer_label in MEASURES:
         line = ax.loglog(bits, [r[f"{key}_s"] for r in rows], marker="o", label=label, base=2)
@@ -87,13 +84,8 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
                 label=peer_label,
                 base=2,
             )
-    ax.set_xlabel("bits of N")
-    ax.set_ylabel("seconds")
     ax.set_title("ntt_redc beyond 2^22 bits against gmpy2")
-    ax.legend(fontsize=7)
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_plot(fig, ax, path, "bits of N", "seconds", legend_size=7)
 
 
 def main() -> None:

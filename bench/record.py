@@ -1,6 +1,6 @@
 """What every bench script shares: its JSON record (the command that made it, the commit, the
-date, then the script's own fields) and its child processes (one Python per measurement, with
-the montlab under test on PYTHONPATH, printing one JSON object)."""
+date, then the script's own fields), its child processes (one Python per measurement, with
+the montlab under test on PYTHONPATH, printing one JSON object) and its plot's frame."""
 
 from __future__ import annotations
 
@@ -38,3 +38,25 @@ def run_child(code: str, pythonpath: str, *args: str) -> Any:
         check=True,
     )
     return json.loads(res.stdout)
+
+
+def axes(width: float = 6.0) -> tuple[Any, Any]:
+    """A figure (``width`` by 4 inches, drawn off-screen) and its axes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=(width, 4))
+
+
+def save_plot(
+    fig: Any, ax: Any, path: Path, xlabel: str, ylabel: str, legend_size: float = 8
+) -> None:
+    """Labels, legend and grid on ``ax``, then ``fig`` saved to ``path`` at 120 dpi."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=legend_size)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)

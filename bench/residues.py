@@ -54,12 +54,9 @@ def seconds(call: Callable[[], object], sample: float) -> float:
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
+    from record import axes, save_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = axes()
     bits = [r["bits"] for r in rows]
     for key, label in [
         ("residue_over_gmpy2", "residue a*b / gmpy2 x*y%n"),
@@ -68,13 +65,8 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     ]:
         ax.semilogx(bits, [r[key] for r in rows], marker="o", label=label, base=2)
     ax.axhline(1.0, color="grey", lw=0.8)
-    ax.set_xlabel("bits of N")
-    ax.set_ylabel("montlab / peer (below 1: montlab faster)")
     ax.set_title(f"one product from Python ({'IFMA' if _native.IFMA else 'no IFMA'})")
-    ax.legend(fontsize=8)
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_plot(fig, ax, path, "bits of N", "montlab / peer (below 1: montlab faster)")
 
 
 def main() -> None:

@@ -63,12 +63,9 @@ def run(pythonpath: str, bits: int) -> dict[str, Any]:
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
+    from record import axes, save_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = axes()
     bits = [r["bits"] for r in rows]
     for key, label in (
         ("baseline_first_s", "baseline: one-shot powm"),
@@ -78,12 +75,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
         ("gmpy2_s", "gmpy2.powmod"),
     ):
         ax.loglog(bits, [r[key] for r in rows], marker="o", label=label, base=2)
-    ax.set_xlabel("bits of N")
-    ax.set_ylabel("seconds, e = 65537")
-    ax.legend()
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_plot(fig, ax, path, "bits of N", "seconds, e = 65537", legend_size=10)
 
 
 def main() -> None:

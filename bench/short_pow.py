@@ -52,12 +52,9 @@ def one_shot(table: str, n: int, b: int, e: int) -> tuple[float, str]:
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
+    from record import axes, save_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = axes()
     for ename in EXPONENTS:
         sub = [r for r in rows if r["exponent"] == ename]
         bits = [r["bits"] for r in sub]
@@ -66,12 +63,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
                 bits, [r[f"{k}_over_word"] for r in sub], marker="o", label=f"{k}, e {ename}"
             )
     ax.axhline(1.0, color="grey", lw=0.8)
-    ax.set_xlabel("bits of N")
-    ax.set_ylabel("one-shot pow / word-level (below 1: faster)")
-    ax.legend(fontsize=8)
-    ax.grid(True, which="both", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_plot(fig, ax, path, "bits of N", "one-shot pow / word-level (below 1: faster)")
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,16 @@ def rng(request: pytest.FixtureRequest) -> random.Random:
     """A per-test RNG derived from the run seed and the test id; prints how to replay it."""
     print(f"[seed] MONTLAB_SEED={SEED} test={request.node.nodeid}")
     return random.Random(f"{SEED}:{request.node.nodeid}")
+
+
+@pytest.fixture
+def table() -> Iterator[None]:
+    """Lets a test replace the native engine's threshold table (``set_thresholds``); the
+    generic one is restored afterwards."""
+    yield
+    from montlab import _native
+
+    _native.set_thresholds(None)
 
 
 def ifma_or_skip(what: str) -> None:

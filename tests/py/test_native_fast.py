@@ -10,7 +10,6 @@ front door. Large sizes with full exponents run under ``-m slow`` (gmpy2 as the 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from conftest import hexdump, scaled
@@ -19,13 +18,6 @@ from montlab.testing import edge_moduli, random_modulus
 
 native = pytest.importorskip("montlab._native", reason="native extension not built")
 FastModulus = native.FastModulus
-
-
-@pytest.fixture
-def table() -> Iterator[None]:
-    """Lets a test replace the threshold table; the generic one is restored afterwards."""
-    yield
-    native.set_thresholds(None)
 
 
 def force(mul_bits: int, pow_bits: int) -> None:

@@ -9,7 +9,6 @@ batch calls, and every bad input (types, other moduli, non-invertible values).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from conftest import hexdump, scaled
@@ -20,13 +19,6 @@ from montlab.testing import edge_moduli, random_modulus
 
 native = pytest.importorskip("montlab._native", reason="native extension not built")
 FastModulus = native.FastModulus
-
-
-@pytest.fixture
-def table() -> Iterator[None]:
-    """Lets a test replace the threshold table; the generic one is restored afterwards."""
-    yield
-    native.set_thresholds(None)
 
 
 def r_of(m: FastModulus) -> int:

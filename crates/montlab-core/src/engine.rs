@@ -162,6 +162,20 @@ impl Thresholds {
     }
 }
 
+/// Checks the lengths of a batch call's two lists: both non-empty, and equal.
+///
+/// # Errors
+/// [`MontError::EmptyBatch`], [`MontError::BatchLengthMismatch`].
+pub(crate) fn batch_lengths(left: usize, right: usize) -> Result<(), MontError> {
+    if left == 0 || right == 0 {
+        return Err(MontError::EmptyBatch);
+    }
+    if left != right {
+        return Err(MontError::BatchLengthMismatch { left, right });
+    }
+    Ok(())
+}
+
 /// Which kernel an operation runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
@@ -653,15 +667,7 @@ impl FastModulus {
         exps: &[E],
         stop: &Stop,
     ) -> Result<Vec<Vec<Limb>>, MontError> {
-        if bases.is_empty() || exps.is_empty() {
-            return Err(MontError::EmptyBatch);
-        }
-        if bases.len() != exps.len() {
-            return Err(MontError::BatchLengthMismatch {
-                left: bases.len(),
-                right: exps.len(),
-            });
-        }
+        batch_lengths(bases.len(), exps.len())?;
         let bases: Vec<Vec<Limb>> = bases
             .iter()
             .map(|b| self.operand(b.as_ref(), "base"))
@@ -689,15 +695,7 @@ impl FastModulus {
         wx: &'static str,
         wy: &'static str,
     ) -> Result<(Vec<Vec<Limb>>, Vec<Vec<Limb>>), MontError> {
-        if xs.is_empty() || ys.is_empty() {
-            return Err(MontError::EmptyBatch);
-        }
-        if xs.len() != ys.len() {
-            return Err(MontError::BatchLengthMismatch {
-                left: xs.len(),
-                right: ys.len(),
-            });
-        }
+        batch_lengths(xs.len(), ys.len())?;
         let xs = xs
             .iter()
             .map(|x| self.operand(x.as_ref(), wx))

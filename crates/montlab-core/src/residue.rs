@@ -23,8 +23,7 @@
 //! and the caller (the binding) keeps each with its own. A residue of the wrong length panics
 //! (a programming error); one of another modulus of the same length gives a wrong answer.
 
-use num_bigint::BigUint;
-
+use crate::bigarith::from_limbs as to_big;
 use crate::engine::{FastModulus, Kernel, IFMA_MUL_BITS};
 use crate::error::MontError;
 use crate::limb::{self, Limb};
@@ -331,15 +330,7 @@ impl FastModulus {
         stop: &Stop,
     ) -> Result<Vec<Residue>, MontError> {
         use rayon::prelude::*;
-        if a.is_empty() || b.is_empty() {
-            return Err(MontError::EmptyBatch);
-        }
-        if a.len() != b.len() {
-            return Err(MontError::BatchLengthMismatch {
-                left: a.len(),
-                right: b.len(),
-            });
-        }
+        crate::engine::batch_lengths(a.len(), b.len())?;
         self.prepare_mul_kernel();
         a.par_iter()
             .zip(b.par_iter())
@@ -368,20 +359,11 @@ impl FastModulus {
     }
 }
 
-/// `limbs` as a `BigUint`.
-fn to_big(limbs: &[Limb]) -> BigUint {
-    BigUint::from_slice(
-        &limbs
-            .iter()
-            .flat_map(|&l| [l as u32, (l >> 32) as u32])
-            .collect::<Vec<_>>(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::Thresholds;
+    use num_bigint::BigUint;
 
     fn big(x: &[Limb]) -> BigUint {
         to_big(x)

@@ -214,8 +214,7 @@ mod tests {
         x.to_u64_digits()
     }
 
-    /// A key from two primes (Miller-Rabin is not needed: the CRT identity is checked against
-    /// c^d mod pq with d from dp and dq via the same CRT, and against direct powers mod p, q).
+    /// A key from two primes: the result is checked mod p and mod q against direct powers.
     fn check(p: &BigUint, q: &BigUint, c: &BigUint, dp: &BigUint, dq: &BigUint) {
         let qinv = q.modpow(&(p - 2u8), p); // p prime: Fermat inverse
         let key = CrtKey::new(&limbs(p), &limbs(q), &limbs(dp), &limbs(dq), &limbs(&qinv)).unwrap();
@@ -226,21 +225,6 @@ mod tests {
         assert_eq!(&m % q, c.modpow(dq, q), "mod q");
         let v = big(&key.pow_vartime(&limbs(c), Stop::never()).unwrap());
         assert_eq!(v, m);
-    }
-
-    /// The first probable prime from `start` up (Fermat to bases 2, 3, 5, 7).
-    fn next_prime(start: BigUint) -> BigUint {
-        let mut x = start | BigUint::from(1u8);
-        loop {
-            let e = &x - 1u8;
-            if [2u8, 3, 5, 7]
-                .iter()
-                .all(|&b| BigUint::from(b).modpow(&e, &x) == BigUint::from(1u8))
-            {
-                return x;
-            }
-            x += 2u8;
-        }
     }
 
     #[test]
@@ -254,13 +238,12 @@ mod tests {
                 BigUint::from(0xffff_ffff_ffff_ffc5u64),
             ),
             ((&one << 127u32) - 1u8, (&one << 107u32) - 1u8),
+            // 2^575 + 0x3335, 2^1023 + 2^700 + 0x10d and 2^1024 - 2^900 + 0x79 are the first
+            // primes above 2^575 + 12345, 2^1023 + 2^700 and 2^1024 - 2^900 (gmpy2.next_prime).
+            ((&one << 521u32) - 1u8, (&one << 575u32) + 0x3335u32),
             (
-                (&one << 521u32) - 1u8,
-                next_prime((&one << 575u32) + 12345u32),
-            ),
-            (
-                next_prime((&one << 1023u32) + (&one << 700u32)),
-                next_prime((&one << 1024u32) - (&one << 900u32)),
+                (&one << 1023u32) + (&one << 700u32) + 0x10du32,
+                (&one << 1024u32) - (&one << 900u32) + 0x79u32,
             ),
         ];
         for (p, q) in pairs {

@@ -155,7 +155,7 @@ impl SpectralParams {
         if !p.is_power_of_two() || !(2..=MAX_TRANSFORM_LEN).contains(&p) || p < s {
             return None;
         }
-        let n_big = to_big(modulus.as_limbs());
+        let n_big = crate::bigarith::from_limbs(modulus.as_limbs());
         let r_big = (BigUint::from(1u8) << (64 * p)) + 1u8;
         let n_inv = crate::inverse::mod_inverse(&n_big, &r_big)?;
         let n_prime = &r_big - n_inv; // -N^-1 mod R, in [1, R) and below 2^l because N > 1
@@ -618,15 +618,6 @@ impl MontKernel for SpectralParams {
     fn unwrap(&self, a: &SpectralElem) -> Vec<Limb> {
         a.limbs[..self.s].to_vec()
     }
-}
-
-fn to_big(limbs: &[Limb]) -> BigUint {
-    BigUint::from_slice(
-        &limbs
-            .iter()
-            .flat_map(|&l| [l as u32, (l >> 32) as u32])
-            .collect::<Vec<_>>(),
-    )
 }
 
 fn from_big(x: &BigUint, len: usize) -> Vec<Limb> {
