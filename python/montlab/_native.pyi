@@ -12,6 +12,7 @@ from typing import SupportsIndex, final, overload
 
 __all__ = [
     "pow_crt",
+    "_residue",
     "powm",
     "thresholds",
     "set_thresholds",
@@ -265,6 +266,9 @@ def pow_crt(
     """c^d mod p q from an RSA key in CRT form; constant time in the key and c unless
     sec=False. p, q odd, > 1, of one 64-bit limb count s; dp, dq, qinv of at most s limbs;
     c of at most 2 s limbs. Only those shapes are checked."""
+
+def _residue(n: SupportsIndex, x: SupportsIndex) -> Residue:
+    """FastModulus(n)(x): how a pickled Residue is rebuilt."""
 
 def thresholds() -> dict[str, int]:
     """The threshold table in force for new FastModulus objects and powm."""

@@ -155,6 +155,19 @@ def test_modulus_front_door(rng: random.Random) -> None:
     assert int(a**65537) == pow(x, 65537, n) and a.modulus == n
 
 
+def test_pickle_and_copy(rng: random.Random) -> None:
+    import copy
+    import pickle
+
+    n = random_modulus(rng, 1500)
+    m = FastModulus(n)
+    x = rng.randrange(n)
+    a = m(x)
+    for b in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
+        assert isinstance(b, native.Residue) and int(b) == x and b.modulus == n
+        assert b == a and int(b * a) == x * x % n
+
+
 def test_moduli_do_not_mix(rng: random.Random) -> None:
     n = random_modulus(rng, 300)
     m, same, other = FastModulus(n), FastModulus(n), FastModulus(n + 2)

@@ -293,6 +293,13 @@ impl Residue {
         Ok(self.value_int(py)?.to_string())
     }
 
+    /// Pickling (and `copy`): rebuilt by `montlab._native._residue(N, int(self))`, on the kernel
+    /// the table in force then picks (the value is kept; the form may change with it).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> Result<Reduced<'py>, Error> {
+        let rebuild = py.import("montlab._native")?.getattr("_residue")?;
+        Ok((rebuild, (self.modulus(py)?, self.value_int(py)?)))
+    }
+
     /// The modulus N.
     #[getter]
     fn modulus<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyInt>> {
@@ -311,6 +318,9 @@ impl Residue {
         self.ring.residue_kernel_id()
     }
 }
+
+/// What `Residue.__reduce__` returns: the rebuilding function and its (N, value) arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyInt>, Bound<'py, PyInt>));
 
 /// A batch argument: a sequence of ints or a sequence of residues (decided by its first entry).
 pub(crate) enum Batch<'py> {
