@@ -182,18 +182,26 @@ def test_bad_parameters() -> None:
 
 
 def test_powm_keeps_a_bounded_context_cache(rng: random.Random) -> None:
-    from montlab.api import POWM_CACHE, ContextCache
+    from montlab.api import DIRECT_BITS, POWM_CACHE, ContextCache
 
     POWM_CACHE.clear()
-    n = random_modulus(rng, 1024)
+    n = random_modulus(rng, DIRECT_BITS)
     b = rng.randrange(n)
     assert powm(b, 65537, n) == powm(b, 65537, n) == pow(b, 65537, n)
     assert (POWM_CACHE.hits, POWM_CACHE.misses, len(POWM_CACHE)) == (1, 1, 1)
     assert POWM_CACHE.get(n) is POWM_CACHE.get(n)
     for _ in range(POWM_CACHE.entries + 3):
-        k = random_modulus(rng, 128)
+        k = random_modulus(rng, DIRECT_BITS)
         assert powm(3, 5, k) == pow(3, 5, k)
     assert len(POWM_CACHE) == POWM_CACHE.entries
+    # Smaller moduli bypass the cache (their setup costs less than a lookup) ...
+    small_n = random_modulus(rng, DIRECT_BITS - 1)
+    before = (POWM_CACHE.hits, POWM_CACHE.misses)
+    assert powm(b % small_n, 65537, small_n) == pow(b % small_n, 65537, small_n)
+    assert (POWM_CACHE.hits, POWM_CACHE.misses) == before
+    # ... unless an algorithm or a layer is named, which the cached Modulus serves.
+    assert powm(5, 7, small_n, layer="ref") == pow(5, 7, small_n)
+    assert POWM_CACHE.misses == before[1] + 1
     small = ContextCache(entries=8, bits=3000)  # room for one 2048-bit modulus
     first, second = random_modulus(rng, 2048), random_modulus(rng, 2048)
     small.get(first)

@@ -456,13 +456,18 @@ impl FastModulus {
     }
 
     /// base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp).
-    fn pow(&self, py: Python<'_>, base: Int, exp: Int) -> Result<BigUint, Error> {
-        let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
-        let work = interrupt::work(self.inner.modulus().len(), pow_products(&e));
+    fn pow<'py>(
+        &self,
+        py: Python<'py>,
+        base: &Bound<'py, PyAny>,
+        exp: Int,
+    ) -> Result<Bound<'py, PyInt>, Error> {
+        let s = self.inner.modulus().len();
+        let (b, e) = (fast_operand(base, s, "base")?, exponent_limbs(&exp)?);
+        let work = interrupt::work(s, pow_products(&e));
         let m = Arc::clone(&self.inner);
-        Ok(to_int(&interrupt::run(py, work, move |stop| {
-            m.pow_until(&b, &e, stop)
-        })?))
+        let out = interrupt::run(py, work, move |stop| m.pow_until(&b, &e, stop))?;
+        Ok(convert::int_of(py, &out)?)
     }
 
     /// base ** exp mod N in constant time in base and the exponent bits (fixed window,
