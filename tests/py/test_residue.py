@@ -27,8 +27,8 @@ def r_of(m: FastModulus) -> int:
     kernel = m.residue_kernel
     if kernel == "cios":
         return 1 << (64 * s)
-    if kernel == "amm":
-        return 1 << (52 * -(-m.modulus.bit_length() // 52))
+    if kernel == "amm":  # k = ceil((bits + 2) / 52) digits: lazy values below 2N < 2^(52 k)
+        return 1 << (52 * -(-(m.modulus.bit_length() + 2) // 52))
     p = m.transform_len
     assert p is not None and n.bit_length() <= 64 * p
     return (1 << (64 * p)) + (1 if kernel == "spectral" else 0)
