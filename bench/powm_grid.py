@@ -93,6 +93,7 @@ def main() -> None:
             row: dict[str, Any] = {"bits": bits, "exponent": kind, "ratio": None}
             predicted = last.get(kind, 0.0) * (8 if kind == "full" else 4)
             if predicted > args.max_call:
+                last[kind] = predicted  # the next size's prediction grows from this one
                 row["skipped"] = f"predicted {predicted:.1f} s a call"
                 rows.append(row)
                 print(f"{bits:>6} e {kind:>4}: skipped ({row['skipped']})", flush=True)

@@ -12,7 +12,6 @@ from typing import SupportsIndex, final, overload
 
 __all__ = [
     "pow_crt",
-    "_residue",
     "powm",
     "thresholds",
     "set_thresholds",
@@ -217,8 +216,9 @@ class FastModulus:
 @final
 class Residue:
     """An element of Z/NZ in the Montgomery form of its modulus's product kernel, made by
-    FastModulus(n)(x). Operators take residues of the same modulus or ints (taken mod N);
-    residues of different moduli raise OperandError. Immutable and hashable like int."""
+    FastModulus(n)(x). Operators take residues of the same N (another kernel's are converted)
+    or ints (taken mod N); residues of different moduli raise OperandError. Immutable and
+    hashable like int: a == x for an int x when x is a's value in [0, N)."""
 
     def __mul__(self, other: Residue | SupportsIndex, /) -> Residue: ...
     def __rmul__(self, other: SupportsIndex, /) -> Residue: ...
@@ -266,9 +266,6 @@ def pow_crt(
     """c^d mod p q from an RSA key in CRT form; constant time in the key and c unless
     sec=False. p, q odd, > 1, of one 64-bit limb count s; dp, dq, qinv of at most s limbs;
     c of at most 2 s limbs. Only those shapes are checked."""
-
-def _residue(n: SupportsIndex, x: SupportsIndex) -> Residue:
-    """FastModulus(n)(x): how a pickled Residue is rebuilt."""
 
 def thresholds() -> dict[str, int]:
     """The threshold table in force for new FastModulus objects and powm."""

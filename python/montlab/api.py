@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import Any, Mapping, Protocol, SupportsIndex
 
@@ -401,19 +401,36 @@ def powm(
 
     The per-modulus setup of the last few moduli of :data:`DIRECT_BITS` bits and more is kept
     (:data:`POWM_CACHE`), so repeated calls with one modulus pay it once; smaller moduli, whose
-    setup is cheaper than a lookup, are set up on each call."""
+    setup is word-level, are set up on each call."""
     n = as_int(n, "powm: N")
     if algo is None and layer in (None, "native") and not params and native_available():
         # The size table's kernel; the native layer checks the operands itself. Below
-        # DIRECT_BITS the setup (N', R^2 mod N) costs less than a cache lookup from Python.
+        # DIRECT_BITS the setup is word-level and is not cached.
         from montlab import _native
 
         if n.bit_length() < DIRECT_BITS:
+            from montlab.tune import ensure_applied
+
+            ensure_applied()  # the tuned table, as FastModulus applies it
             return int(_native.powm(base, exp, n))
         return int(POWM_CACHE.get(n).fast.pow(base, exp))
     return POWM_CACHE.get(n).pow(base, exp, algo, layer, **params)
 
 
-#: Moduli below this many bits bypass :data:`POWM_CACHE` (a lookup costs about 10 us from
-#: Python, the word-level setup of a 2048-bit modulus about 3 us).
+@lru_cache(maxsize=8)
+def _fast(n: int) -> Any:
+    """``montlab.FastModulus(n)`` (the tuned table applied), kept for the last few N."""
+    import montlab
+
+    return montlab.FastModulus(n)
+
+
+def _residue(n: int, x: int) -> Any:
+    """``FastModulus(n)(x)``: how a pickled ``Residue`` is rebuilt (one setup per N for the
+    last few N, not one per residue)."""
+    return _fast(n)(x)
+
+
+#: Moduli below this many bits bypass :data:`POWM_CACHE`: their setup is word-level (N',
+#: R mod N, R^2 mod N), without the spectral kernel's modular inverse that the cache is for.
 DIRECT_BITS = 4096

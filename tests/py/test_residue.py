@@ -40,7 +40,9 @@ def check_ring(m: FastModulus, values: list[int], rng: random.Random) -> None:
     r = r_of(m)
     for x, a in zip(values, res, strict=True):
         msg = hexdump(N=n, x=x) + f" kernel={m.residue_kernel}"
-        assert int(a) == x % n and a == x and a == x + n, msg
+        assert int(a) == x % n and a == x % n, msg
+        # Only the int in [0, N) equals a residue, so == agrees with hash.
+        assert (a == x) == (0 <= x < n) and a != x % n + n and a != x % n - n, msg
         assert a.form == x * r % n and m.from_form(a.form) == a, msg
         assert a.modulus == n and a.kernel == m.residue_kernel
         assert int(-a) == -x % n and int(+a) == x % n and bool(a) == (x % n != 0)
@@ -166,6 +168,32 @@ def test_pickle_and_copy(rng: random.Random) -> None:
     for b in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
         assert isinstance(b, native.Residue) and int(b) == x and b.modulus == n
         assert b == a and int(b * a) == x * x % n
+
+
+def test_one_modulus_on_two_kernels_mixes(rng: random.Random, table: None) -> None:
+    n = random_modulus(rng, 700)
+    word = FastModulus(n)
+    native.set_thresholds("spectral_mul_bits = 2\nspectral_pow_bits = 2\n")
+    spec = FastModulus(n)
+    if spec.transform_len is None:
+        pytest.skip("this N shares a factor with 2^l + 1")
+    assert word.residue_kernel in ("cios", "amm") and spec.residue_kernel == "spectral"
+    a, b = word(5), spec(7)
+    assert a.form != spec(5).form  # two R, one value
+    assert int(a * b) == 35 and (a * b).kernel == word.residue_kernel
+    assert int(b * a) == 35 and (b * a).kernel == "spectral"
+    assert a == spec(5) and spec(5) == a and hash(a) == hash(spec(5))
+    assert [int(r) for r in word.mul_many([a, a], [b, spec(2)])] == [35, 10]
+
+
+def test_index_errors_pass_through(rng: random.Random) -> None:
+    class Bad:
+        def __index__(self) -> int:
+            raise ValueError("no index here")
+
+    a = FastModulus(random_modulus(rng, 100))(3)
+    with pytest.raises(ValueError, match="no index here"):
+        a * Bad()  # type: ignore[operator]
 
 
 def test_moduli_do_not_mix(rng: random.Random) -> None:

@@ -117,6 +117,18 @@ pub(crate) fn ct_sub(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     borrow
 }
 
+/// `out = a + b` over `out.len()` limbs with the final carry returned; no branches on values.
+/// Requires `a.len() == b.len() == out.len()`.
+#[inline]
+pub(crate) fn ct_add(out: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    debug_assert!(a.len() == out.len() && b.len() == out.len());
+    let mut carry = 0;
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        (*o, carry) = adc(x, y, carry);
+    }
+    carry
+}
+
 /// `out = if choice { a } else { out }` limb by limb, selected by mask, no branch on `choice`.
 #[inline]
 pub(crate) fn ct_select_assign(out: &mut [Limb], a: &[Limb], choice: Limb) {

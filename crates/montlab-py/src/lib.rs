@@ -624,12 +624,6 @@ fn pow_crt(
     Ok(to_int(&out))
 }
 
-/// The residue of x modulo n (for unpickling `Residue`): `FastModulus(n)(x)`.
-#[pyfunction]
-fn _residue(py: Python<'_>, n: Int, x: &Bound<'_, PyAny>) -> Result<residue::Residue, Error> {
-    FastModulus::new(py, n)?.__call__(x)
-}
-
 /// The threshold table in force for new `FastModulus` objects and `powm`.
 #[pyfunction]
 fn thresholds() -> BTreeMap<&'static str, u64> {
@@ -660,7 +654,7 @@ mod native {
     #[pymodule_export]
     use super::residue::Residue;
     #[pymodule_export]
-    use super::{_residue, pow_crt, powm, set_thresholds, thresholds, Cios, FastModulus};
+    use super::{pow_crt, powm, set_thresholds, thresholds, Cios, FastModulus};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -2,8 +2,11 @@
 //! `FastModulus`'s product kernel (montlab-core's `residue` module), with Python's operators.
 //!
 //! Made by `m(x)` (any int, taken mod N) or `m.from_form(f)`; read by `int(a)`. Operators take
-//! residues of the same modulus or ints (taken mod N, like `m(x)`); residues of different moduli
-//! raise `OperandError`. Residues are immutable and hashable like ints: `a *= b` rebinds `a`.
+//! residues of the same N or ints (taken mod N, like `m(x)`); a residue of the same N on another
+//! product kernel (another R: a modulus made under another threshold table) is converted, and
+//! residues of different moduli raise `OperandError`. Residues are immutable and hashable like
+//! ints: `a *= b` rebinds `a`; `a == x` for an int x holds when x is a's value in [0, N), so
+//! equal objects hash alike.
 //! Each operation runs inline with the GIL held while it is small (`interrupt::QUICK_WORK`),
 //! else through `interrupt::run`.
 
@@ -47,11 +50,21 @@ pub struct Residue {
     pub(crate) value: Core,
 }
 
-/// True when residues of `a` and `b` share a Montgomery form: one modulus object, or equal N
-/// with the same product kernel (hence the same R).
-pub(crate) fn same_ring(a: &Arc<CoreFast>, b: &Arc<CoreFast>) -> bool {
-    Arc::ptr_eq(a, b)
-        || (a.modulus() == b.modulus() && a.residue_kernel_id() == b.residue_kernel_id())
+/// `r`'s value as a residue of `ring`: itself when both share a Montgomery form (one modulus
+/// object, or equal N on the same product kernel, hence the same R); converted through its
+/// value (two products) for equal N on another kernel; `ResidueModulusMismatch` for another N.
+pub(crate) fn in_ring<'a>(ring: &Arc<CoreFast>, r: &'a Residue) -> Result<Cow<'a, Core>, Error> {
+    if Arc::ptr_eq(ring, &r.ring)
+        || (ring.modulus() == r.ring.modulus()
+            && ring.residue_kernel_id() == r.ring.residue_kernel_id())
+    {
+        return Ok(Cow::Borrowed(&r.value));
+    }
+    if ring.modulus() != r.ring.modulus() {
+        return Err(MontError::ResidueModulusMismatch.into());
+    }
+    let value = r.ring.residue_value(&r.value);
+    Ok(Cow::Owned(ring.residue(&value)?))
 }
 
 /// The residue of the int `x` (any sign or size, taken mod N) in `ring`.
@@ -63,18 +76,19 @@ pub(crate) fn from_int(ring: &Arc<CoreFast>, x: &Bound<'_, PyInt>) -> Result<Cor
 }
 
 /// `ob` as an int for arithmetic with a residue: an int or an `__index__` object, never bool;
-/// `None` for anything else (the operator then returns `NotImplemented`).
-fn as_int<'py>(ob: &Bound<'py, PyAny>) -> Option<Bound<'py, PyInt>> {
+/// `None` for anything else (the operator then returns `NotImplemented`). An error raised by
+/// `__index__` itself is passed on.
+fn as_int<'py>(ob: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyInt>>> {
     if ob.is_instance_of::<PyBool>() {
-        return None;
+        return Ok(None);
     }
     if let Ok(i) = ob.cast::<PyInt>() {
-        return Some(i.clone());
+        return Ok(Some(i.clone()));
     }
-    if ob.hasattr("__index__").ok()? {
-        return ob.call_method0("__index__").ok()?.cast_into::<PyInt>().ok();
+    if ob.hasattr("__index__")? {
+        return Ok(ob.call_method0("__index__")?.cast_into::<PyInt>().ok());
     }
-    None
+    Ok(None)
 }
 
 impl Residue {
@@ -93,13 +107,9 @@ impl Residue {
     /// mod N; `Ok(None)` for other types; `OperandError` for a residue of another modulus.
     fn coerce<'a>(&self, other: &'a Bound<'_, PyAny>) -> Result<Option<Cow<'a, Core>>, Error> {
         if let Ok(r) = other.cast::<Self>() {
-            let r = r.get();
-            if !same_ring(&self.ring, &r.ring) {
-                return Err(MontError::ResidueModulusMismatch.into());
-            }
-            return Ok(Some(Cow::Borrowed(&r.value)));
+            return in_ring(&self.ring, r.get()).map(Some);
         }
-        match as_int(other) {
+        match as_int(other)? {
             Some(i) => from_int(&self.ring, &i).map(|v| Some(Cow::Owned(v))),
             None => Ok(None),
         }
@@ -227,7 +237,7 @@ impl Residue {
             )
             .into());
         }
-        let Some(exp) = as_int(exp) else {
+        let Some(exp) = as_int(exp)? else {
             return Ok(py.NotImplemented());
         };
         let exp: Int = exp.extract()?;
@@ -249,8 +259,8 @@ impl Residue {
         Ok(self.make(self.inverse_of(py, &self.value)?))
     }
 
-    /// Equality with a residue of the same modulus or an int (taken mod N); residues of
-    /// different moduli are unequal. No ordering.
+    /// Equality with a residue of the same N (of any kernel) or with the int in [0, N) that is
+    /// its value; residues of different moduli are unequal. No ordering.
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Result<Py<PyAny>, Error> {
         let py = other.py();
         let eq = match op {
@@ -258,11 +268,17 @@ impl Residue {
             CompareOp::Ne => false,
             _ => return Ok(py.NotImplemented()),
         };
-        let same = match self.coerce(other) {
-            Ok(Some(b)) => *b == self.value,
-            Ok(None) => return Ok(py.NotImplemented()),
-            Err(Error::Mont(MontError::ResidueModulusMismatch)) => false,
-            Err(e) => return Err(e),
+        let same = if let Ok(r) = other.cast::<Self>() {
+            match in_ring(&self.ring, r.get()) {
+                Ok(b) => *b == self.value,
+                Err(Error::Mont(MontError::ResidueModulusMismatch)) => false,
+                Err(e) => return Err(e),
+            }
+        } else if let Some(i) = as_int(other)? {
+            // Only the int in [0, N) equals a residue: hash(int(a)) then agrees with ==.
+            PyAnyMethods::eq(i.as_any(), self.value_int(py)?)?
+        } else {
+            return Ok(py.NotImplemented());
         };
         Ok(PyBool::new(py, same == eq).to_owned().into_any().unbind())
     }
@@ -293,10 +309,10 @@ impl Residue {
         Ok(self.value_int(py)?.to_string())
     }
 
-    /// Pickling (and `copy`): rebuilt by `montlab._native._residue(N, int(self))`, on the kernel
+    /// Pickling (and `copy`): rebuilt by `montlab.api._residue(N, int(self))`, on the kernel
     /// the table in force then picks (the value is kept; the form may change with it).
     fn __reduce__<'py>(&self, py: Python<'py>) -> Result<Reduced<'py>, Error> {
-        let rebuild = py.import("montlab._native")?.getattr("_residue")?;
+        let rebuild = py.import("montlab.api")?.getattr("_residue")?;
         Ok((rebuild, (self.modulus(py)?, self.value_int(py)?)))
     }
 
@@ -362,14 +378,7 @@ pub(crate) fn batch_values(
 ) -> Result<Vec<Core>, Error> {
     items
         .iter()
-        .map(|r| {
-            let r = r.get();
-            if same_ring(ring, &r.ring) {
-                Ok(r.value.clone())
-            } else {
-                Err(MontError::ResidueModulusMismatch.into())
-            }
-        })
+        .map(|r| in_ring(ring, r.get()).map(Cow::into_owned))
         .collect()
 }
 

@@ -156,8 +156,8 @@ impl CrtKey {
         // diff = m1 - m2 mod p: add p back under a mask when the subtraction borrowed.
         let mut diff = vec![0; s];
         let borrow = limb::ct_sub(&mut diff, m1, &m2p);
-        let mut back = diff.clone();
-        limb::add_assign(&mut back, &self.p);
+        let mut back = vec![0; s];
+        limb::ct_add(&mut back, &diff, &self.p);
         limb::ct_select_assign(&mut diff, &back, borrow);
         // h = diff qinv mod p: qinv < R and diff < p keep CIOS's bound; R^2 undoes R^-1.
         let (mut t, mut h, mut tmp) = (vec![0; cios::scratch_len(s)], vec![0; s], vec![0; s]);
@@ -193,10 +193,10 @@ fn reduce_ct(p: &MontParams, x: &[Limb]) -> Vec<Limb> {
     cios::mont_mul_wide_into(p, lo, &one, &mut b, &mut t);
     cios::mont_mul_into(p, &b, p.r2_mod_n(), &mut c, &mut t);
     // a + c < 2N: subtract N under a mask unless that borrows with no carry out.
-    let carry = limb::add_assign(&mut a, &c);
-    let borrow = limb::ct_sub(&mut b, &a, p.modulus());
-    limb::ct_select_assign(&mut b, &a, (carry ^ 1) & borrow);
-    b
+    let carry = limb::ct_add(&mut b, &a, &c);
+    let borrow = limb::ct_sub(&mut a, &b, p.modulus());
+    limb::ct_select_assign(&mut a, &b, (carry ^ 1) & borrow);
+    a
 }
 
 #[cfg(test)]
