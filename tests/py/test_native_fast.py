@@ -373,3 +373,16 @@ def test_vector_files(cut: int | None, table: None) -> None:
         assert m.mul(rec["result"] % n, rec["r"] % n) == want, rec["_source"]
         checked += 1
     assert checked > 4000
+
+
+def test_a_wrong_type_is_reported_before_a_range() -> None:
+    """Every argument's type is checked before any value: a list beside a negative int is a
+    TypeError, whichever comes first (the fast int path must not change that)."""
+    m = FastModulus(87)
+    for args in ((-5, [3, 5]), ([3, 5], -5), (100, "7"), (True, 200)):
+        with pytest.raises(TypeError):
+            m.mul(*args)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        m.pow([3], -1)  # type: ignore[arg-type]
+    with pytest.raises(OperandError):
+        m.mul(-5, 3)

@@ -303,21 +303,39 @@ pub struct FastModulus {
     inner: Arc<CoreFast>,
 }
 
-/// An operand for a `FastModulus` method as `s` limbs: an int in [0, 2^(64 s)) by CPython's
-/// direct copy ([`convert::fixed_limbs`]), anything else through [`Int`] and
-/// [`operand_limbs`] (bool, other types and negative values are refused there). The bound
-/// `< N` is the core's check.
-fn fast_operand(ob: &Bound<'_, PyAny>, s: usize, which: &'static str) -> Result<Vec<u64>, Error> {
+/// An operand argument after its type check (an int, or an `__index__` object, never bool),
+/// which every argument of a call passes before any range check: a wrong type is reported
+/// first, whatever the other arguments hold.
+enum Operand<'py> {
+    Int(Bound<'py, PyInt>),
+    Index(BigInt),
+}
+
+fn operand_arg<'py>(ob: &Bound<'py, PyAny>) -> Result<Operand<'py>, Error> {
     if !ob.is_instance_of::<PyBool>() {
-        if let Some(v) = ob
-            .cast::<PyInt>()
-            .ok()
-            .and_then(|i| convert::fixed_limbs(i, s))
-        {
-            return Ok(v);
+        if let Ok(i) = ob.cast::<PyInt>() {
+            return Ok(Operand::Int(i.clone()));
         }
     }
-    operand_limbs(&ob.extract::<Int>()?.0, which)
+    Ok(Operand::Index(ob.extract::<Int>()?.0))
+}
+
+/// A type-checked operand as `s` limbs: an int in [0, 2^(64 s)) by CPython's direct copy
+/// ([`convert::fixed_limbs`]), anything else through [`operand_limbs`] (negative values are
+/// refused there). The bound `< N` is the core's check.
+fn operand_of(op: &Operand<'_>, s: usize, which: &'static str) -> Result<Vec<u64>, Error> {
+    match op {
+        Operand::Int(i) => match convert::fixed_limbs(i, s) {
+            Some(v) => Ok(v),
+            None => operand_limbs(&i.extract::<BigInt>()?, which),
+        },
+        Operand::Index(v) => operand_limbs(v, which),
+    }
+}
+
+/// One operand argument: [`operand_arg`] then [`operand_of`].
+fn fast_operand(ob: &Bound<'_, PyAny>, s: usize, which: &'static str) -> Result<Vec<u64>, Error> {
+    operand_of(&operand_arg(ob)?, s, which)
 }
 
 #[pymethods]
@@ -393,7 +411,8 @@ impl FastModulus {
         y: &Bound<'py, PyAny>,
     ) -> Result<Bound<'py, PyInt>, Error> {
         let s = self.inner.modulus().len();
-        let (x, y) = (&fast_operand(x, s, "x")?, &fast_operand(y, s, "y")?);
+        let (x, y) = (operand_arg(x)?, operand_arg(y)?);
+        let (x, y) = (&operand_of(&x, s, "x")?, &operand_of(&y, s, "y")?);
         let m = &self.inner;
         let work = interrupt::work(s, 2);
         let out = residue::eval!(py, work, (m, x, y), |_stop| m.mul(x, y))?;
