@@ -133,15 +133,11 @@ def main() -> None:
                 flush=True,
             )
     if args.json:
-        import platform
-
-        from montlab.bench.core import cpu_info
         from montlab.provenance import native_build
         from record import write_record
 
         write_record(
             args.json,
-            machine={"cpu": cpu_info(), "python": platform.python_version()},
             native=native_build(),
             gmpy2=gmpy2.version(),
             rows=rows,

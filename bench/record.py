@@ -14,8 +14,11 @@ from typing import Any
 
 
 def write_record(path: Path, **fields: Any) -> None:
-    """Writes ``{command, commit, date, **fields}`` to ``path``; the command is this process's
-    own (``python bench/<script> <args>``)."""
+    """Writes ``{command, commit, date, machine, **fields}`` to ``path``; the command is this
+    process's own (``python bench/<script> <args>``), the machine its CPU and Python."""
+    import platform
+
+    from montlab.bench.core import cpu_info
     from montlab.provenance import git_commit
 
     script = Path(sys.argv[0]).name
@@ -23,6 +26,7 @@ def write_record(path: Path, **fields: Any) -> None:
         "command": " ".join(["python", f"bench/{script}", *sys.argv[1:]]),
         "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "machine": {"cpu": cpu_info(), "python": platform.python_version()},
     }
     path.write_text(json.dumps({**head, **fields}, indent=2) + "\n")
 

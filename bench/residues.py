@@ -107,16 +107,12 @@ def main() -> None:
             flush=True,
         )
     if args.json:
-        import platform
-
-        from montlab.bench.core import cpu_info
         from montlab.provenance import native_build
         from record import write_record
 
         write_record(
             args.json,
             ifma=_native.IFMA,
-            machine={"cpu": cpu_info(), "python": platform.python_version()},
             native=native_build(),
             rounds=args.rounds,
             rows=rows,

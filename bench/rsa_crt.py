@@ -112,14 +112,10 @@ def main() -> None:
             flush=True,
         )
     if args.json:
-        import platform
-
-        from montlab.bench.core import cpu_info
         from record import write_record
 
         write_record(
             args.json,
-            machine={"cpu": cpu_info(), "python": platform.python_version()},
             openssl=version.strip(),
             rounds=args.rounds,
             rows=rows,

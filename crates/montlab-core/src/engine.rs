@@ -446,14 +446,7 @@ impl FastModulus {
 
     /// Checks `x < N` and returns it as exactly `s` limbs.
     fn operand(&self, x: &[Limb], which: &'static str) -> Result<Vec<Limb>, MontError> {
-        let n = self.modulus.as_limbs();
-        if limb::cmp(x, n).is_ge() {
-            return Err(MontError::OperandOutOfRange { which });
-        }
-        let mut out = vec![0; n.len()];
-        let len = limb::normalized_len(x);
-        out[..len].copy_from_slice(&x[..len]);
-        Ok(out)
+        limb::operand(x, self.modulus.as_limbs(), which)
     }
 
     /// `x y mod N` (ordinary domain).

@@ -364,10 +364,7 @@ mod tests {
     use super::*;
     use crate::engine::Thresholds;
     use num_bigint::BigUint;
-
-    fn big(x: &[Limb]) -> BigUint {
-        to_big(x)
-    }
+    use to_big as big;
 
     fn limbs(x: &BigUint, s: usize) -> Vec<Limb> {
         let mut v = x.to_u64_digits();

@@ -9,7 +9,7 @@
 
 #![allow(unsafe_code)]
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
@@ -101,12 +101,7 @@ pub(crate) fn int_of<'py>(py: Python<'py>, limbs: &[u64]) -> PyResult<Bound<'py,
     }
     #[cfg(Py_LIMITED_API)]
     {
-        let v = BigUint::new(
-            limbs
-                .iter()
-                .flat_map(|&l| [l as u32, (l >> 32) as u32])
-                .collect(),
-        );
+        let v = montlab_core::bigarith::from_limbs(limbs);
         Ok(v.into_pyobject(py)?)
     }
 }
@@ -120,11 +115,7 @@ pub(crate) fn reduced_limbs(x: &Bound<'_, PyInt>, n: &[u64]) -> PyResult<Vec<u64
         }
     }
     let v: BigInt = x.extract()?;
-    let n_big = BigInt::from(BigUint::new(
-        n.iter()
-            .flat_map(|&l| [l as u32, (l >> 32) as u32])
-            .collect(),
-    ));
+    let n_big = BigInt::from(montlab_core::bigarith::from_limbs(n));
     let r = ((v % &n_big) + &n_big) % &n_big;
     let mut out = r.magnitude().to_u64_digits();
     out.resize(n.len(), 0);

@@ -202,13 +202,8 @@ fn reduce_ct(p: &MontParams, x: &[Limb]) -> Vec<Limb> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bigarith::from_limbs as big;
     use num_bigint::BigUint;
-
-    fn big(x: &[Limb]) -> BigUint {
-        x.iter()
-            .rev()
-            .fold(BigUint::default(), |acc, &l| (acc << 64u32) + l)
-    }
 
     fn limbs(x: &BigUint) -> Vec<Limb> {
         x.to_u64_digits()
