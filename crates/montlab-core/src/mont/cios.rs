@@ -16,11 +16,14 @@
 //!
 //! Timing: the loops and the final subtraction do not branch on operand values (the final
 //! subtraction is a mask select); whether `u128` multiplication is constant time is up to the
-//! target. Left out: squaring (see [`crate::mont::sqr`]), lazy reduction (output < 2N), word
-//! sizes other than 64 (the Python model `montlab.ref.cios` covers those), and SIMD.
+//! target. On x86-64 with BMI2/ADX, from [`adx::MIN_LIMBS`] limbs, the rounds run on the
+//! MULX/ADX rows of [`crate::mont::adx`]. Left out: squaring (see [`crate::mont::sqr`]), lazy
+//! reduction (output < 2N), word sizes other than 64 (the Python model `montlab.ref.cios`
+//! covers those), and SIMD.
 
 use crate::error::MontError;
 use crate::limb::{self, adc, mac, Limb};
+use crate::mont::adx;
 use crate::params::MontParams;
 
 /// Length of the scratch accumulator [`mont_mul_into`] needs for `s`-limb operands.
@@ -37,6 +40,8 @@ pub const fn scratch_len(s: usize) -> usize {
 ///
 /// Moduli of 1 to 8, 16, 32 and 64 limbs run a copy of the kernel specialised for that length
 /// (the compiler unrolls it); other lengths run the same code with the length at run time.
+/// From [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX, the rounds run on the assembly rows of
+/// [`adx::cios_mul`] instead (the same rounds, the two inner loops as two passes).
 ///
 /// # Panics
 /// If a slice has the wrong length (a programming error, never a value error).
@@ -83,8 +88,25 @@ pub fn mont_mul_wide_into(
             }
         };
     }
-    fixed!(1 2 3 4 5 6 7 8 16 32 64);
+    if s >= adx::MIN_LIMBS && adx::enabled() {
+        adx::cios_mul(n, n0_inv, x, y, out, t);
+    } else {
+        fixed!(1 2 3 4 5 6 7 8 16 32 64);
+    }
     debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
+}
+
+/// [`mont_mul_wide_into`] on the portable rounds whatever the CPU (the oracle of the ADX rounds
+/// in tests). Same contract.
+#[cfg(test)]
+pub(crate) fn mul_portable(
+    p: &MontParams,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+) {
+    cios_core::<0>(p.modulus(), p.n0_inv(), x, y, out, t);
 }
 
 /// The CIOS rounds with the multiplication and reduction steps fused into one pass per word

@@ -4,6 +4,7 @@
 //! a radix-2^52 AVX-512 IFMA kernel with its own R, used by the word-level dispatch of
 //! products and exponentiations.
 
+pub mod adx;
 pub mod amm;
 pub mod cios;
 pub mod sqr;

@@ -15,10 +15,12 @@
 //! Scratch: `w` of [`scratch_len`]`(s) = 2 s` limbs; no allocation.
 //!
 //! Cost: s(s-1)/2 + s word products for the square and s^2 for the reduction, against 2 s^2
-//! for a CIOS product of x with itself. Timing: no branch on operand values (the final
-//! subtraction is a mask select). Left out: Karatsuba squaring and lazy reduction.
+//! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
+//! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
+//! branch on operand values (the final subtraction is a mask select). Left out: Karatsuba squaring and lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
+use crate::mont::adx;
 use crate::params::MontParams;
 
 /// Length of the scratch buffer [`mont_sqr_into`] needs for `s`-limb operands.
@@ -46,16 +48,51 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
     macro_rules! fixed {
         ($($k:literal)*) => {
             match s {
-                $($k => sqr_core::<$k>(n, n0_inv, x, out, w),)*
-                _ => sqr_core::<0>(n, n0_inv, x, out, w),
+                $($k => sqr_core::<$k>(n, n0_inv, x, out, w, addmul_1),)*
+                _ => sqr_core::<0>(n, n0_inv, x, out, w, addmul_1),
             }
         };
     }
-    fixed!(1 2 3 4 5 6 7 8 16 32 64);
+    if s >= adx::MIN_LIMBS && adx::enabled() {
+        sqr_core::<0>(n, n0_inv, x, out, w, adx::addmul_1);
+    } else {
+        fixed!(1 2 3 4 5 6 7 8 16 32 64);
+    }
     debug_assert!(limb::cmp(out, n).is_lt(), "sqr: output not fully reduced");
 }
 
-/// Square then reduce; `S` is the limb count when known at compile time, else 0.
+/// [`mont_sqr_into`] on the portable rows (`portable = true`) or the ADX rows, whatever the
+/// dispatch would pick (tests compare the two). Same contract.
+///
+/// # Panics
+/// With `portable = false` on a CPU without BMI2 and ADX.
+#[cfg(test)]
+pub(crate) fn sqr_with(
+    p: &MontParams,
+    x: &[Limb],
+    out: &mut [Limb],
+    w: &mut [Limb],
+    portable: bool,
+) {
+    if portable {
+        sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, addmul_1);
+    } else {
+        sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, adx::addmul_1);
+    }
+}
+
+/// The portable row: `r += v a` (equal lengths), returning the carry limb.
+#[inline(always)]
+pub(crate) fn addmul_1(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
+    let mut c = 0;
+    for (ri, &ai) in r.iter_mut().zip(a) {
+        (*ri, c) = mac(v, ai, *ri, c);
+    }
+    c
+}
+
+/// Square then reduce; `S` is the limb count when known at compile time, else 0. `row` is
+/// `r += v a` returning the carry: [`addmul_1`] or [`adx::addmul_1`].
 #[inline(always)]
 fn sqr_core<const S: usize>(
     n: &[Limb],
@@ -63,6 +100,7 @@ fn sqr_core<const S: usize>(
     x: &[Limb],
     out: &mut [Limb],
     w: &mut [Limb],
+    row: impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
 ) {
     let s = if S == 0 { n.len() } else { S };
     let (n, x, out) = (&n[..s], &x[..s], &mut out[..s]);
@@ -71,12 +109,7 @@ fn sqr_core<const S: usize>(
 
     // 1. Cross products: w = sum_{i < j} x_i x_j W^(i+j) (row i covers limbs 2i+1 .. i+s).
     for i in 0..s {
-        let xi = x[i];
-        let mut c = 0;
-        for (wk, &xj) in w[2 * i + 1..i + s].iter_mut().zip(&x[i + 1..]) {
-            (*wk, c) = mac(xi, xj, *wk, c);
-        }
-        w[i + s] = c;
+        w[i + s] = row(&mut w[2 * i + 1..i + s], &x[i + 1..], x[i]);
     }
     // 2. Double them (x^2 < W^(2s), so the bit shifted out of the top is 0) ...
     let mut top = 0;
@@ -95,17 +128,30 @@ fn sqr_core<const S: usize>(
     }
     debug_assert_eq!(c, 0);
 
+    redc::<S>(n, n0_inv, w, out, row);
+}
+
+/// Word-by-word REDC, steps 4 to 6 of the squaring: `out = w R^-1 mod N` for `w < R N` in
+/// `2 s` limbs, fully reduced; `w` is clobbered. `S` and `row` as in [`sqr_core`].
+#[inline(always)]
+fn redc<const S: usize>(
+    n: &[Limb],
+    n0_inv: Limb,
+    w: &mut [Limb],
+    out: &mut [Limb],
+    row: impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
+) {
+    let s = if S == 0 { n.len() } else { S };
+    let (n, out) = (&n[..s], &mut out[..s]);
+    let w = &mut w[..2 * s];
     // 4. REDC: row i adds m_i N W^i, which zeroes limb i; its carry (due at limb i + s) is
     //    parked in limb i and added in step 5.
     for i in 0..s {
-        let row = &mut w[i..i + s + 1];
-        let m = row[0].wrapping_mul(n0_inv);
-        let mut c = 0;
-        for (wj, &nj) in row[..s].iter_mut().zip(n) {
-            (*wj, c) = mac(m, nj, *wj, c);
-        }
-        debug_assert_eq!(row[0], 0, "sqr: n0_inv is not -N^-1 mod 2^64");
-        row[0] = c;
+        let r = &mut w[i..i + s];
+        let m = r[0].wrapping_mul(n0_inv);
+        let c = row(r, n, m);
+        debug_assert_eq!(r[0], 0, "sqr: n0_inv is not -N^-1 mod 2^64");
+        r[0] = c;
     }
     // 5. t = high half + parked carries < 2N: at most one carry out of s limbs.
     let (carries, high) = w.split_at_mut(s);
