@@ -71,66 +71,100 @@ pub fn adx_or_skip(what: &str) -> bool {
     on
 }
 
-/// `r[0..len] += v a[0..len]`, returning the carry limb (what belongs at `r[len]`), for
-/// `len = r.len() = a.len()`. `len = 0` returns 0.
-///
-/// # Panics
-/// If [`available`] is false, or the lengths differ.
-#[inline]
-pub fn addmul_1(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
-    assert!(available(), "adx: the CPU lacks BMI2 or ADX");
-    assert_eq!(r.len(), a.len(), "adx: addmul_1 lengths differ");
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: BMI2 and ADX are present (asserted); the asm reads a[0..len] and reads and
-    // writes r[0..len], nothing else.
-    unsafe {
-        addmul_1_asm(r.as_mut_ptr(), a.as_ptr(), v, r.len())
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    unreachable!("available() is false off x86-64")
-}
+/// Proof that this CPU has BMI2 and ADX, through which the assembly rows are safe to call:
+/// the CPU is checked once, when the token is made, not at every row.
+#[derive(Clone, Copy, Debug)]
+pub struct Adx(());
 
-/// `out = x y R^-1 mod N` on MULX/ADX, the contract of [`super::cios::mont_mul_into`] (`x`
-/// may be anywhere below R, as for [`super::cios::mont_mul_wide_into`]); `t` has `s + 2` limbs.
-///
-/// # Panics
-/// If [`available`] is false, or a slice has the wrong length.
-pub(crate) fn cios_mul(
-    n: &[Limb],
-    n0_inv: Limb,
-    x: &[Limb],
-    y: &[Limb],
-    out: &mut [Limb],
-    t: &mut [Limb],
-) {
-    let s = n.len();
-    assert!(available(), "adx: the CPU lacks BMI2 or ADX");
-    assert!(s >= 1 && x.len() == s && y.len() == s && out.len() == s && t.len() == s + 2);
-    t.fill(0);
-    for &xi in x {
-        let c = addmul_1(&mut t[..s], y, xi);
-        (t[s], t[s + 1]) = limb::adc(t[s], c, 0);
-        let m = t[0].wrapping_mul(n0_inv);
+impl Adx {
+    /// The token, when this CPU has BMI2 and ADX ([`available`]).
+    #[must_use]
+    pub fn new() -> Option<Self> {
+        available().then_some(Self(()))
+    }
+
+    /// The token, when the dispatch runs `s`-limb moduli on the rows: `s >= MIN_LIMBS` and
+    /// [`enabled`].
+    #[inline]
+    #[must_use]
+    pub fn for_limbs(s: usize) -> Option<Self> {
+        (s >= MIN_LIMBS && enabled()).then_some(Self(()))
+    }
+
+    /// `r[0..len] += v a[0..len]`, returning the carry limb (what belongs at `r[len]`), for
+    /// `len = r.len() = a.len()`. `len = 0` returns 0.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    #[inline(always)]
+    pub fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
+        assert_eq!(r.len(), a.len(), "adx: addmul_1 lengths differ");
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: BMI2 and ADX are present (asserted); `t` has s + 2 limbs and `n` s, which is
-        // what the pass reads and writes.
+        // SAFETY: the token proves BMI2 and ADX; the asm reads a[0..len] and reads and writes
+        // r[0..len], nothing else.
+        unsafe {
+            addmul_1_asm(r.as_mut_ptr(), a.as_ptr(), v, r.len())
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no token off x86-64")
+    }
+
+    /// Pass B of a CIOS round: `t = (t + m n) / 2^64` for `t` of `s + 2` limbs and `n` of
+    /// `s >= 1`, where `m` makes the low limb vanish.
+    ///
+    /// # Panics
+    /// If the lengths are not `s + 2` and `s >= 1`.
+    #[inline(always)]
+    fn redc_row(self, t: &mut [Limb], n: &[Limb], m: Limb) {
+        let s = n.len();
+        assert!(s >= 1 && t.len() == s + 2, "adx: redc_row lengths");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves BMI2 and ADX; the asm reads n[0..s] and reads and writes
+        // t[0..s+2], nothing else.
         unsafe {
             redc_row(t.as_mut_ptr(), n.as_ptr(), m, s);
         }
-        debug_assert!(t[s + 1] == 0 && t[s] <= 1, "adx: accumulator exceeded 2R");
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no token off x86-64")
     }
-    let borrow = limb::ct_sub(out, &t[..s], n);
-    let keep_t = (t[s] ^ 1) & borrow;
-    limb::ct_select_assign(out, &t[..s], keep_t);
+
+    /// `out = x y R^-1 mod N`, the contract of [`super::cios::mont_mul_into`] (`x` may be
+    /// anywhere below R, as for [`super::cios::mont_mul_wide_into`]); `t` has `s + 2` limbs.
+    ///
+    /// # Panics
+    /// If a slice has the wrong length.
+    pub(crate) fn cios_mul(
+        self,
+        n: &[Limb],
+        n0_inv: Limb,
+        x: &[Limb],
+        y: &[Limb],
+        out: &mut [Limb],
+        t: &mut [Limb],
+    ) {
+        let s = n.len();
+        assert!(s >= 1 && x.len() == s && y.len() == s && out.len() == s && t.len() == s + 2);
+        t.fill(0);
+        for &xi in x {
+            let c = self.addmul_1(&mut t[..s], y, xi);
+            (t[s], t[s + 1]) = limb::adc(t[s], c, 0);
+            let m = t[0].wrapping_mul(n0_inv);
+            self.redc_row(t, n, m);
+            debug_assert!(t[s + 1] == 0 && t[s] <= 1, "adx: accumulator exceeded 2R");
+        }
+        let borrow = limb::ct_sub(out, &t[..s], n);
+        let keep_t = (t[s] ^ 1) & borrow;
+        limb::ct_select_assign(out, &t[..s], keep_t);
+    }
 }
 
-/// Pass B of a CIOS round: `t[0..s+2] = (t + m n) / 2^64` for the `m` that makes the low
-/// limb vanish.
+/// [`Adx::redc_row`] on raw pointers. The asm needs no `#[target_feature]` (the assembler
+/// takes every instruction), so it inlines into the portable callers.
 ///
 /// # Safety
 /// BMI2 and ADX present; `t` valid for `s + 2` limbs, `n` for `s`; `s >= 1`.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,adx")]
+#[inline(always)]
 unsafe fn redc_row(t: *mut Limb, n: *const Limb, m: Limb, s: usize) {
     // Limb 0 sums to 0 mod 2^64 (only its carries matter); limb j >= 1 is stored to t_(j-1).
     // SAFETY: the caller's contract; every access is within t[0..s+2] and n[0..s].
@@ -198,10 +232,12 @@ unsafe fn redc_row(t: *mut Limb, n: *const Limb, m: Limb, s: usize) {
     }
 }
 
+/// [`Adx::addmul_1`] on raw pointers.
+///
 /// # Safety
 /// BMI2 and ADX present; `r` and `a` valid for `len` limbs.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2,adx")]
+#[inline(always)]
 unsafe fn addmul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Limb {
     let carry: Limb;
     // SAFETY: the caller's contract.
@@ -284,6 +320,7 @@ mod tests {
         if !adx_or_skip("adx::addmul_1") {
             return;
         }
+        let adx = Adx::new().expect("checked");
         let mut seed = 0x0bad_cafe_dead_beef;
         for len in 0..=21 {
             for v in [0, 1, Limb::MAX, stream(&mut seed, 1)[0]] {
@@ -293,7 +330,7 @@ mod tests {
                     let mut want = r0.clone();
                     let want_c = sqr::addmul_1(&mut want, &a, v);
                     let mut got = r0.clone();
-                    assert_eq!(addmul_1(&mut got, &a, v), want_c, "len {len}");
+                    assert_eq!(adx.addmul_1(&mut got, &a, v), want_c, "len {len}");
                     assert_eq!(got, want, "len {len}");
                 }
             }
@@ -308,6 +345,7 @@ mod tests {
         if !adx_or_skip("adx kernels") {
             return;
         }
+        let adx = Adx::new().expect("checked");
         let mut seed = 0x1234_5678_9abc_def1;
         for s in 1..=70 {
             for case in 0..4 {
@@ -339,14 +377,14 @@ mod tests {
                     let (mut want, mut got) = (vec![0; s], vec![0; s]);
                     let mut t = vec![0; cios::scratch_len(s)];
                     cios::mul_portable(&p, &x, &y, &mut want, &mut t);
-                    cios_mul(p.modulus(), p.n0_inv(), &x, &y, &mut got, &mut t);
+                    adx.cios_mul(p.modulus(), p.n0_inv(), &x, &y, &mut got, &mut t);
                     assert_eq!(got, want, "mul: s = {s}, case {case}");
                     if limb::cmp(&x, p.modulus()).is_ge() {
                         continue;
                     }
                     let mut w = vec![0; sqr::scratch_len(s)];
-                    sqr::sqr_with(&p, &x, &mut want, &mut w, true);
-                    sqr::sqr_with(&p, &x, &mut got, &mut w, false);
+                    sqr::sqr_with(&p, &x, &mut want, &mut w, None);
+                    sqr::sqr_with(&p, &x, &mut got, &mut w, Some(adx));
                     assert_eq!(got, want, "sqr: s = {s}, case {case}");
                     cios::mul_portable(&p, &x, &x, &mut got, &mut t);
                     assert_eq!(got, want, "sqr against the product: s = {s}, case {case}");

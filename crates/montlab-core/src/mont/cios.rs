@@ -41,7 +41,7 @@ pub const fn scratch_len(s: usize) -> usize {
 /// Moduli of 1 to 8, 16, 32 and 64 limbs run a copy of the kernel specialised for that length
 /// (the compiler unrolls it); other lengths run the same code with the length at run time.
 /// From [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX, the rounds run on the assembly rows of
-/// [`adx::cios_mul`] instead (the same rounds, the two inner loops as two passes).
+/// `adx::Adx::cios_mul` instead (the same rounds, the two inner loops as two passes).
 ///
 /// # Panics
 /// If a slice has the wrong length (a programming error, never a value error).
@@ -88,8 +88,8 @@ pub fn mont_mul_wide_into(
             }
         };
     }
-    if s >= adx::MIN_LIMBS && adx::enabled() {
-        adx::cios_mul(n, n0_inv, x, y, out, t);
+    if let Some(adx) = adx::Adx::for_limbs(s) {
+        adx.cios_mul(n, n0_inv, x, y, out, t);
     } else {
         fixed!(1 2 3 4 5 6 7 8 16 32 64);
     }

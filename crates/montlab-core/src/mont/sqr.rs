@@ -53,32 +53,12 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
             }
         };
     }
-    if s >= adx::MIN_LIMBS && adx::enabled() {
-        sqr_core::<0>(n, n0_inv, x, out, w, adx::addmul_1);
+    if let Some(adx) = adx::Adx::for_limbs(s) {
+        sqr_core::<0>(n, n0_inv, x, out, w, |r, a, v| adx.addmul_1(r, a, v));
     } else {
         fixed!(1 2 3 4 5 6 7 8 16 32 64);
     }
     debug_assert!(limb::cmp(out, n).is_lt(), "sqr: output not fully reduced");
-}
-
-/// [`mont_sqr_into`] on the portable rows (`portable = true`) or the ADX rows, whatever the
-/// dispatch would pick (tests compare the two). Same contract.
-///
-/// # Panics
-/// With `portable = false` on a CPU without BMI2 and ADX.
-#[cfg(test)]
-pub(crate) fn sqr_with(
-    p: &MontParams,
-    x: &[Limb],
-    out: &mut [Limb],
-    w: &mut [Limb],
-    portable: bool,
-) {
-    if portable {
-        sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, addmul_1);
-    } else {
-        sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, adx::addmul_1);
-    }
 }
 
 /// The portable row: `r += v a` (equal lengths), returning the carry limb.
@@ -91,8 +71,26 @@ pub(crate) fn addmul_1(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
     c
 }
 
+/// [`mont_sqr_into`] on the portable rows (`adx = None`) or the ADX rows, whatever the
+/// dispatch would pick (tests compare the two). Same contract.
+#[cfg(test)]
+pub(crate) fn sqr_with(
+    p: &MontParams,
+    x: &[Limb],
+    out: &mut [Limb],
+    w: &mut [Limb],
+    adx: Option<adx::Adx>,
+) {
+    match adx {
+        None => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, addmul_1),
+        Some(adx) => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, |r, a, v| {
+            adx.addmul_1(r, a, v)
+        }),
+    }
+}
+
 /// Square then reduce; `S` is the limb count when known at compile time, else 0. `row` is
-/// `r += v a` returning the carry: [`addmul_1`] or [`adx::addmul_1`].
+/// `r += v a` returning the carry: [`addmul_1`] or [`adx::Adx::addmul_1`].
 #[inline(always)]
 fn sqr_core<const S: usize>(
     n: &[Limb],
