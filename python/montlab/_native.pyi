@@ -164,6 +164,10 @@ class FastModulus:
         """Registry id of the kernel of mul, sqr and mul_many: "amm", "cios", "spectral" or
         "ntt_redc"."""
     @property
+    def mul_reduction(self) -> str:
+        """How mul, sqr and mul_many on ints reduce: "barrett" (word level without IFMA: one
+        product, then a Barrett reduction) or "montgomery" (two Montgomery products)."""
+    @property
     def pow_kernel(self) -> str:
         """Registry id of the kernel of pow and pow_many for long exponents: "amm", "cios",
         "spectral", or "ntt_redc" (a modulus without a spectral kernel). Builds the spectral

@@ -94,6 +94,7 @@ def test_edge_moduli_both_kernels(bits: int, rng: random.Random, table: None) ->
         force(cut, cut)
         for n in sorted(k for k in moduli if k > 1 and k % 2):
             m = FastModulus(n)
+            assert m.mul_reduction == ("barrett" if m.mul_kernel == "cios" else "montgomery")
             hi = n - 1
             for x, y in [(0, 0), (1, 1), (hi, hi), (hi, 1), (n // 2, hi)]:
                 check(m, x, y, rng.getrandbits(70))
@@ -112,6 +113,27 @@ def test_word_kernel_across_the_ifma_ranges(bits: int, rng: random.Random, table
         for x, y in ((n - 1, n - 1), (rng.randrange(n), rng.randrange(n)), (1, n // 2)):
             check(m, x, y, rng.getrandbits(70))
         assert m.pow_many([n - 1, 1, 0], 2) == [1, 1, 0]
+
+
+@pytest.mark.parametrize("limbs", [1, 2, 8, 9, 16, 33, 70])
+def test_word_mul_edges_of_the_barrett_reduction(
+    limbs: int, rng: random.Random, table: None
+) -> None:
+    # Word-level mul/sqr on ints without IFMA is one product and a Barrett reduction (the
+    # MULX/ADX rows from 9 limbs): moduli at both ends of a limb count (b^(k-1) + 1, whose mu is
+    # largest, 2^(64k-1) + 1 and all-ones) and operands at N - 1 and 0.
+    force(10**9, 10**9)
+    k = 64 * limbs
+    moduli = {(1 << (k - 64)) + 1 if limbs > 1 else 3, (1 << (k - 1)) + 1, (1 << k) - 1}
+    for n in sorted(moduli | {(1 << k) - 3, random_modulus(rng, k)}):
+        m = FastModulus(n)
+        assert m.mul_reduction == ("montgomery" if m.mul_kernel == "amm" else "barrett")
+        for _ in range(scaled(2)):
+            pairs = [(n - 1, n - 1), (n - 1, 1), (0, n - 1), (n // 2, n // 2 + 1)]
+            for x, y in pairs + [(rng.randrange(n), rng.randrange(n))]:
+                assert m.mul(x, y) == x * y % n, hexdump(n=n, x=x, y=y)
+                assert m.sqr(x) == x * x % n, hexdump(n=n, x=x)
+        assert m.mul_many([n - 1, 2], [n - 1, n - 2]) == [1, 2 * (n - 2) % n]
 
 
 def test_fermat_factor_modulus(table: None) -> None:

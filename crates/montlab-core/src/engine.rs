@@ -35,6 +35,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
+use crate::barrett::BarrettParams;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::mont::amm::{self, IfmaParams};
@@ -209,6 +210,7 @@ pub struct FastModulus {
     ifma: OnceLock<Option<IfmaParams>>,
     spectral: OnceLock<Option<SpectralParams>>,
     ntt_redc: OnceLock<Option<NttRedcParams>>,
+    barrett: OnceLock<BarrettParams>,
     /// Exponent bits run so far without `spectral` (see [`SHORT_POW_BITS`]).
     short_bits: AtomicU64,
 }
@@ -242,6 +244,7 @@ impl FastModulus {
             ifma: OnceLock::new(),
             spectral: OnceLock::new(),
             ntt_redc: OnceLock::new(),
+            barrett: OnceLock::new(),
             short_bits: AtomicU64::new(0),
         })
     }
@@ -313,6 +316,17 @@ impl FastModulus {
     /// `mul`, `sqr` and `mul_many`.
     pub fn mul_kernel_id(&self) -> &'static str {
         self.kernel_id(self.mul_kernel(), &IFMA_MUL_BITS)
+    }
+
+    /// How [`FastModulus::mul`], [`FastModulus::sqr`] and [`FastModulus::mul_many`] reduce:
+    /// `"barrett"` on the word level without IFMA ([`BarrettParams::mul_mod`]), else
+    /// `"montgomery"` (a Montgomery product, then one with R^2 mod N).
+    pub fn mul_reduction(&self) -> &'static str {
+        if self.mul_kernel() == Kernel::Word && !self.mul_uses_ifma() {
+            "barrett"
+        } else {
+            "montgomery"
+        }
     }
 
     /// The registry id of [`FastModulus::pow_kernel`] (which may build `spectral`).
@@ -467,9 +481,11 @@ impl FastModulus {
         Ok(self.mul_checked(&x, None))
     }
 
-    /// `x y mod N` (`y = None`: `x^2`) on checked operands: a Montgomery product gives
-    /// x y R^-1, and the conversion into the domain (a product with R^2 mod N) cancels R^-1.
-    /// Word-level products run on IFMA ([`IfmaParams::mul_mod`]) for N in [`IFMA_MUL_BITS`].
+    /// `x y mod N` (`y = None`: `x^2`) on checked operands. Spectral kernels: a Montgomery
+    /// product gives x y R^-1, and the conversion into the domain (a product with R^2 mod N)
+    /// cancels R^-1. Word level: on IFMA ([`IfmaParams::mul_mod`]) for N in [`IFMA_MUL_BITS`],
+    /// else one product and a Barrett reduction ([`BarrettParams::mul_mod`], the constant
+    /// built on first use).
     fn mul_checked(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
         fn run<K: MontKernel>(k: &K, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
             let mut sc = k.scratch();
@@ -491,7 +507,10 @@ impl FastModulus {
             ),
             Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
                 Some(k) => k.mul_mod(x, y),
-                None => run(self.word(), x, y),
+                None => self
+                    .barrett
+                    .get_or_init(|| BarrettParams::new(self.modulus.as_limbs()))
+                    .mul_mod(x, y),
             },
         }
     }

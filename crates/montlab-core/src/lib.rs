@@ -20,6 +20,7 @@
 //! # Ok::<(), montlab_core::MontError>(())
 //! ```
 
+pub mod barrett;
 pub mod bigarith;
 pub mod engine;
 pub mod error;

@@ -371,6 +371,14 @@ impl FastModulus {
         py.detach(|| self.inner.mul_kernel_id())
     }
 
+    /// How `mul`, `sqr` and `mul_many` on ints reduce: "barrett" (the word level without IFMA:
+    /// one product on the kernel's rows, then a Barrett reduction) or "montgomery" (a Montgomery
+    /// product, then one with R^2 mod N).
+    #[getter]
+    fn mul_reduction(&self, py: Python<'_>) -> &'static str {
+        py.detach(|| self.inner.mul_reduction())
+    }
+
     /// Kernel of `pow` and `pow_many` for long exponents: "amm", "cios", "spectral", or
     /// "ntt_redc" (a modulus without a spectral kernel). Builds the spectral setup, after which
     /// short exponents run on it too.

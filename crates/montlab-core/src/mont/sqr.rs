@@ -61,6 +61,27 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
     debug_assert!(limb::cmp(out, n).is_lt(), "sqr: output not fully reduced");
 }
 
+/// `out = a R^-1 mod N` for `a < N` of `s` limbs: the REDC of [`mont_sqr_into`] alone, out of
+/// the Montgomery domain at half a product's work (a CIOS product with 1 costs a whole one).
+/// `w` is [`scratch_len`]`(s)` limbs; same timing and rows as [`mont_sqr_into`].
+///
+/// # Panics
+/// If a slice has the wrong length (a programming error, never a value error).
+pub fn mont_redc_into(params: &MontParams, a: &[Limb], out: &mut [Limb], w: &mut [Limb]) {
+    let (n, s) = (params.modulus(), params.s());
+    assert!(
+        a.len() == s && out.len() == s && w.len() == scratch_len(s),
+        "redc: operand, output and scratch lengths must be s, s and 2 s",
+    );
+    debug_assert!(limb::cmp(a, n).is_lt(), "redc: a must be < N");
+    w[..s].copy_from_slice(a);
+    w[s..].fill(0);
+    match adx::Adx::for_limbs(s) {
+        Some(adx) => redc::<0>(n, params.n0_inv(), w, out, |r, a, v| adx.addmul_1(r, a, v)),
+        None => redc::<0>(n, params.n0_inv(), w, out, addmul_1),
+    }
+}
+
 /// The portable row: `r += v a` (equal lengths), returning the carry limb.
 #[inline(always)]
 pub(crate) fn addmul_1(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
@@ -102,6 +123,21 @@ fn sqr_core<const S: usize>(
 ) {
     let s = if S == 0 { n.len() } else { S };
     let (n, x, out) = (&n[..s], &x[..s], &mut out[..s]);
+    square::<S>(x, &mut w[..2 * s], &row);
+    redc::<S>(n, n0_inv, w, out, row);
+}
+
+/// Steps 1 to 3 of the squaring: `w = x^2` in `2 s` limbs (`w` fully overwritten), for `x`
+/// of `s` limbs; also the square of `barrett`'s ordinary-domain product. `S` and `row` as in
+/// [`sqr_core`].
+#[inline(always)]
+pub(crate) fn square<const S: usize>(
+    x: &[Limb],
+    w: &mut [Limb],
+    row: &impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
+) {
+    let s = if S == 0 { x.len() } else { S };
+    let x = &x[..s];
     let w = &mut w[..2 * s];
     w.fill(0);
 
@@ -125,8 +161,6 @@ fn sqr_core<const S: usize>(
         (w[2 * i + 1], c) = adc(w[2 * i + 1], hi, c);
     }
     debug_assert_eq!(c, 0);
-
-    redc::<S>(n, n0_inv, w, out, row);
 }
 
 /// Word-by-word REDC, steps 4 to 6 of the squaring: `out = w R^-1 mod N` for `w < R N` in

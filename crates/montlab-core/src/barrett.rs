@@ -1,0 +1,207 @@
+//! `barrett`: ordinary-domain products `x y mod N`, one product and one Barrett reduction.
+//!
+//! Citation: P. Barrett, "Implementing the Rivest Shamir and Adleman public key encryption
+//! algorithm on a standard digital signal processor", CRYPTO '86; as A. Menezes, P. van
+//! Oorschot, S. Vanstone, "Handbook of Applied Cryptography", 1996, Algorithm 14.42, with the
+//! truncated products of its Note 14.44 (ii).
+//!
+//! Word size / radix: b = W = 2^64; k = s limbs of N (top limb nonzero); mu = floor(b^(2k) / N),
+//! k + 1 limbs, precomputed once per modulus.
+//!
+//! Inputs: odd N > 1; `0 <= x, y < N`, `s` limbs each. Output: `x y mod N`, fully reduced.
+//! Steps: w = x y (2k limbs, the rows of `mont::sqr` for a square); q3 = floor(floor(w /
+//! b^(k-1)) mu / b^(k+1)), the product taken only over digit pairs i + j >= k - 1, so q3 is at
+//! most 3 below the exact quotient (2 from Barrett's bound, 1 from the dropped columns, whose
+//! sum is below k b^k < b^(k+1)); r = (w - q3 N) mod b^(k+1) < 4N, then at most 3 subtractions.
+//! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of [`crate::mont::adx`]
+//! from [`crate::mont::adx::MIN_LIMBS`] limbs. Cost about 2 k^2 word products, one Montgomery
+//! product's worth, where the Montgomery route to x y mod N takes two.
+//!
+//! Timing: the final subtractions depend on the values (variable time). Left out: constant
+//! time, Karatsuba, and operands at or above N (callers check them).
+
+use num_bigint::BigUint;
+
+use crate::bigarith;
+use crate::limb::{self, Limb, LIMB_BITS};
+use crate::mont::{adx, sqr};
+
+/// The Barrett constant of one modulus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BarrettParams {
+    n: Vec<Limb>,
+    /// floor(b^(2k) / N), exactly k + 1 limbs.
+    mu: Vec<Limb>,
+}
+
+impl BarrettParams {
+    /// The constant of N (`s` limbs, top limb nonzero, odd, N > 1: an [`crate::OddModulus`]'s
+    /// limbs); one division.
+    #[must_use]
+    pub fn new(n: &[Limb]) -> Self {
+        let k = n.len();
+        debug_assert!(k >= 1 && n[k - 1] != 0, "barrett: N must be normalized");
+        let b2k = BigUint::from(1u8) << (2 * k * LIMB_BITS as usize);
+        let mut mu = bigarith::div_rem(&b2k, &bigarith::from_limbs(n))
+            .0
+            .to_u64_digits();
+        mu.resize(k + 1, 0); // N >= b^(k-1) and N != b^(k-1), so mu < b^(k+1)
+        Self { n: n.to_vec(), mu }
+    }
+
+    /// `x y mod N` (`y = None`: `x^2`) for `x, y < N` of exactly `s` limbs (checked by
+    /// `debug_assert!` only: callers validate operands).
+    ///
+    /// # Panics
+    /// If an operand is not `s` limbs.
+    #[must_use]
+    pub fn mul_mod(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
+        let k = self.n.len();
+        assert!(
+            x.len() == k && y.is_none_or(|y| y.len() == k),
+            "barrett: operands must be s limbs"
+        );
+        match adx::Adx::for_limbs(k) {
+            Some(adx) => {
+                self.mul_mod_with(x, y, &|r: &mut [Limb], a: &[Limb], v| adx.addmul_1(r, a, v))
+            }
+            None => self.mul_mod_with(x, y, &sqr::addmul_1),
+        }
+    }
+
+    /// [`BarrettParams::mul_mod`] on the given rows (`r += v a`, returning the carry).
+    pub(crate) fn mul_mod_with(
+        &self,
+        x: &[Limb],
+        y: Option<&[Limb]>,
+        row: &impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
+    ) -> Vec<Limb> {
+        let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
+        debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
+        // w = x y: row i adds x_i y at limb i; its carry lands in limb i + k, unwritten so far.
+        let mut w = vec![0; 2 * k];
+        match y {
+            Some(y) => {
+                for (i, &xi) in x.iter().enumerate() {
+                    w[i + k] = row(&mut w[i..i + k], y, xi);
+                }
+            }
+            None => sqr::square::<0>(x, &mut w, row),
+        }
+        // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
+        // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].
+        let q1 = &w[k - 1..];
+        let mut q2 = vec![0; 2 * k + 2];
+        for (i, &q1i) in q1.iter().enumerate() {
+            let j0 = (k - 1).saturating_sub(i);
+            q2[i + k + 1] = row(&mut q2[i + j0..i + k + 1], &mu[j0..], q1i);
+        }
+        let q3 = &q2[k + 1..];
+        // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb k).
+        let mut r = vec![0; k + 1];
+        for (i, &q3i) in q3.iter().enumerate() {
+            let len = k.min(k + 1 - i);
+            let c = row(&mut r[i..i + len], &n[..len], q3i);
+            if i == 0 {
+                r[k] = c;
+            }
+        }
+        // r = (w - r2) mod b^(k+1), below 4N; then subtract N while r >= N.
+        let mut borrow = 0;
+        for (ri, &wi) in r.iter_mut().zip(&w[..=k]) {
+            (*ri, borrow) = limb::sbb(wi, *ri, borrow);
+        }
+        let mut subtractions = 0;
+        while r[k] != 0 || limb::cmp(&r[..k], n).is_ge() {
+            let mut borrow = 0;
+            for (ri, &ni) in r.iter_mut().zip(n) {
+                (*ri, borrow) = limb::sbb(*ri, ni, borrow);
+            }
+            r[k] = r[k].wrapping_sub(borrow);
+            subtractions += 1;
+            debug_assert!(
+                subtractions <= 3,
+                "barrett: quotient estimate off by more than 3"
+            );
+        }
+        r.truncate(k);
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(seed: &mut u64, n: usize) -> Vec<Limb> {
+        (0..n)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                *seed
+            })
+            .collect()
+    }
+
+    /// Every length 1 to 70, portable and ADX rows, against `BigUint`: all-ones, random,
+    /// short-top-limb and b^(k-1) + 1 moduli; random, N - 1 and 0 operands; products and squares.
+    #[test]
+    fn equals_biguint() {
+        let adx =
+            adx::adx_or_skip("barrett on ADX rows").then(|| adx::Adx::new().expect("checked"));
+        let mut seed = 0x5eed_0bad_f00d_1234;
+        for k in 1..=70 {
+            for case in 0..4 {
+                let mut n = match case {
+                    0 => vec![Limb::MAX; k],
+                    _ => stream(&mut seed, k),
+                };
+                n[0] |= 1;
+                match case {
+                    1 => n[k - 1] = 1 + 2 * u64::from(k == 1),
+                    3 => {
+                        n.fill(0);
+                        n[0] = 1 + 2 * u64::from(k == 1);
+                        n[k - 1] = 1 + 2 * u64::from(k == 1);
+                    }
+                    _ => n[k - 1] |= 1 << 63,
+                }
+                let p = BarrettParams::new(&n);
+                let nb = bigarith::from_limbs(&n);
+                let below = |v: Vec<Limb>| {
+                    let mut v = bigarith::from_limbs(&v) % &nb;
+                    let mut d = std::mem::take(&mut v).to_u64_digits();
+                    d.resize(k, 0);
+                    d
+                };
+                let mut nm1 = n.clone();
+                nm1[0] -= 1;
+                let ops = [
+                    (below(stream(&mut seed, k)), below(stream(&mut seed, k))),
+                    (nm1.clone(), nm1.clone()),
+                    (vec![0; k], nm1.clone()),
+                ];
+                for (x, y) in ops {
+                    let (xb, yb) = (bigarith::from_limbs(&x), bigarith::from_limbs(&y));
+                    for (yy, want) in [(Some(&y[..]), &xb * &yb % &nb), (None, &xb * &xb % &nb)] {
+                        let mut want = want.to_u64_digits();
+                        want.resize(k, 0);
+                        assert_eq!(
+                            p.mul_mod_with(&x, yy, &sqr::addmul_1),
+                            want,
+                            "k {k} case {case}"
+                        );
+                        if let Some(adx) = adx {
+                            let got = p.mul_mod_with(&x, yy, &|r: &mut [Limb], a: &[Limb], v| {
+                                adx.addmul_1(r, a, v)
+                            });
+                            assert_eq!(got, want, "adx: k {k} case {case}");
+                        }
+                        assert_eq!(p.mul_mod(&x, yy), want, "dispatch: k {k} case {case}");
+                    }
+                }
+            }
+        }
+    }
+}
