@@ -10,16 +10,14 @@
 //! * `r_mod_n`  R mod N (the Montgomery form of 1),
 //! * `r2_mod_n` R^2 mod N (multiplying by it with REDC converts into Montgomery form).
 //!
-//! R mod N and R^2 mod N come from [`crate::bigarith::div_rem`] (sub-quadratic); the unit tests
-//! check them against plain shift-and-subtract doubling. Nothing here is constant time in N
-//! (moduli are public).
-
-use num_bigint::BigUint;
+//! R^2 mod N comes from one division ([`crate::bigarith::pow2_rem`], sub-quadratic) and R mod N
+//! from its REDC; the unit tests check both against plain shift-and-subtract doubling. Nothing
+//! here is constant time in N (moduli are public).
 
 use crate::bigarith;
-
 use crate::error::MontError;
 use crate::limb::{self, Limb, LIMB_BITS};
+use crate::mont::sqr;
 
 /// An odd modulus N > 1, stored without leading zero limbs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -79,29 +77,33 @@ impl MontParams {
     /// Word size in bits of every engine built on these parameters.
     pub const W: u32 = LIMB_BITS;
 
-    /// Precomputes the constants for a validated modulus: two divisions, sub-quadratic.
+    /// Precomputes the constants for a validated modulus: one division (sub-quadratic) and one
+    /// REDC.
     #[must_use]
     pub fn new(modulus: OddModulus) -> Self {
         let n = modulus.limbs;
         let s = n.len();
         let n0_inv = neg_inv_mod_word(n[0]);
-        // R mod N and R^2 mod N, once per modulus (Newton division above a few thousand bits).
-        let n_big = crate::bigarith::from_limbs(&n);
-        let r = bigarith::div_rem(&(BigUint::from(1u8) << (s * LIMB_BITS as usize)), &n_big).1;
-        let r2 = bigarith::div_rem(&bigarith::mul(&r, &r), &n_big).1;
-        let limbs_of = |v: &BigUint| {
-            let mut d = v.to_u64_digits();
-            d.resize(s, 0);
-            d
-        };
-        let (r_mod_n, r2_mod_n) = (limbs_of(&r), limbs_of(&r2));
-        Self {
+        // R^2 mod N by one division (Newton above a few thousand bits), then R mod N as its
+        // REDC: R^2 R^-1 (half a product, where a second division and a squaring cost more).
+        let r2 = bigarith::pow2_rem(
+            2 * s as u64 * u64::from(LIMB_BITS),
+            &bigarith::from_limbs(&n),
+        );
+        let mut r2_mod_n = r2.to_u64_digits();
+        r2_mod_n.resize(s, 0);
+        let mut params = Self {
             n,
             n0_inv,
-            r_mod_n,
+            r_mod_n: Vec::new(),
             r2_mod_n,
             s,
-        }
+        };
+        let mut r_mod_n = vec![0; s];
+        let mut w = vec![0; sqr::scratch_len(s)];
+        sqr::mont_redc_into(&params, &params.r2_mod_n, &mut r_mod_n, &mut w);
+        params.r_mod_n = r_mod_n;
+        params
     }
 
     /// The constants of an odd N of exactly `s` limbs (top limb possibly zero) computed

@@ -120,15 +120,7 @@ impl FastModulus {
                             &mut t[..cios::scratch_len(s)],
                         ),
                         Op::FromForm(a) => {
-                            let mut one = vec![0; s];
-                            one[0] = 1;
-                            cios::mont_mul_into(
-                                p,
-                                a,
-                                &one,
-                                &mut out,
-                                &mut t[..cios::scratch_len(s)],
-                            );
+                            sqr::mont_redc_into(p, a, &mut out, &mut t[..sqr::scratch_len(s)]);
                         }
                         Op::Mul(a, b) => {
                             cios::mont_mul_into(p, a, b, &mut out, &mut t[..cios::scratch_len(s)]);

@@ -80,10 +80,8 @@ impl MontKernel for MontParams {
     }
 
     fn from_mont(&self, a: &Vec<Limb>, sc: &mut WordScratch) -> Vec<Limb> {
-        let mut one = vec![0; self.s()];
-        one[0] = 1; // 1 < N because N > 1
         let mut out = vec![0; self.s()];
-        cios::mont_mul_into(self, a, &one, &mut out, &mut sc.t);
+        sqr::mont_redc_into(self, a, &mut out, &mut sc.w);
         out
     }
 
