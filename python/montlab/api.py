@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from types import ModuleType
@@ -403,18 +404,28 @@ def powm(
     (:data:`POWM_CACHE`), so repeated calls with one modulus pay it once; smaller moduli, whose
     setup is word-level, are set up on each call."""
     n = as_int(n, "powm: N")
-    if algo is None and layer in (None, "native") and not params and native_available():
+    if algo is None and layer in (None, "native") and not params:
         # The size table's kernel; the native layer checks the operands itself. Below
         # DIRECT_BITS the setup is word-level and is not cached.
-        from montlab import _native
-
-        if n.bit_length() < DIRECT_BITS:
-            from montlab.tune import ensure_applied
-
-            ensure_applied()  # the tuned table, as FastModulus applies it
-            return int(_native.powm(base, exp, n))
-        return int(POWM_CACHE.get(n).fast.pow(base, exp))
+        direct = _native_powm()
+        if direct is not None:
+            if n.bit_length() < DIRECT_BITS:
+                return int(direct(base, exp, n))
+            return int(POWM_CACHE.get(n).fast.pow(base, exp))
     return POWM_CACHE.get(n).pow(base, exp, algo, layer, **params)
+
+
+@cache
+def _native_powm() -> Callable[[SupportsIndex, SupportsIndex, SupportsIndex], int] | None:
+    """``_native.powm`` once the tuned table is applied (as FastModulus applies it), or None
+    without the native extension: resolved on the first call, not on every one."""
+    if not native_available():
+        return None
+    from montlab import _native
+    from montlab.tune import ensure_applied
+
+    ensure_applied()
+    return _native.powm
 
 
 @lru_cache(maxsize=8)
