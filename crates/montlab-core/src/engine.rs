@@ -38,6 +38,7 @@ use rayon::prelude::*;
 use crate::barrett::BarrettParams;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
+use crate::mont::adx;
 use crate::mont::amm::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
 use crate::pow::{fixed, window, MontKernel};
@@ -45,22 +46,29 @@ use crate::spectral::ntt_redc::NttRedcParams;
 use crate::spectral::SpectralParams;
 use crate::stop::Stop;
 
-/// The checked-in generic threshold table for CPUs without AVX-512 IFMA
-/// (`src/thresholds/generic.toml`).
+/// The checked-in generic threshold table for x86-64 CPUs with MULX/ADX and without AVX-512
+/// IFMA (`src/thresholds/generic.toml`).
 pub const GENERIC_THRESHOLDS: &str = include_str!("thresholds/generic.toml");
+
+/// The checked-in generic threshold table for CPUs without AVX-512 IFMA or MULX/ADX, whose
+/// word-level kernel runs the portable loops (`src/thresholds/generic-portable.toml`).
+pub const GENERIC_THRESHOLDS_PORTABLE: &str = include_str!("thresholds/generic-portable.toml");
 
 /// The checked-in generic threshold table for CPUs whose word-level kernel runs on AVX-512
 /// IFMA (`src/thresholds/generic-ifma.toml`): that kernel moves both cut-overs up.
 pub const GENERIC_THRESHOLDS_IFMA: &str = include_str!("thresholds/generic-ifma.toml");
 
 /// The generic table for this CPU: [`GENERIC_THRESHOLDS_IFMA`] when the IFMA word-level
-/// kernel is enabled ([`amm::enabled`]), else [`GENERIC_THRESHOLDS`].
+/// kernel is enabled ([`amm::enabled`]), else [`GENERIC_THRESHOLDS`] when the MULX/ADX rows are
+/// ([`adx::enabled`]), else [`GENERIC_THRESHOLDS_PORTABLE`].
 #[must_use]
 pub fn generic_thresholds_text() -> &'static str {
     if amm::enabled() {
         GENERIC_THRESHOLDS_IFMA
-    } else {
+    } else if adx::enabled() {
         GENERIC_THRESHOLDS
+    } else {
+        GENERIC_THRESHOLDS_PORTABLE
     }
 }
 
@@ -779,7 +787,11 @@ mod tests {
 
     #[test]
     fn generic_tables_parse() {
-        for text in [GENERIC_THRESHOLDS, GENERIC_THRESHOLDS_IFMA] {
+        for text in [
+            GENERIC_THRESHOLDS,
+            GENERIC_THRESHOLDS_IFMA,
+            GENERIC_THRESHOLDS_PORTABLE,
+        ] {
             let t = Thresholds::parse(text).unwrap();
             assert!(t.spectral_mul_bits > 0 && t.spectral_pow_bits > 0);
             assert!(t.spectral_pow_bits < u64::MAX && t.spectral_mul_bits < u64::MAX);
