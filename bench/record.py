@@ -14,8 +14,9 @@ from typing import Any
 
 
 def write_record(path: Path, **fields: Any) -> None:
-    """Writes ``{command, commit, date, machine, **fields}`` to ``path``; the command is this
-    process's own (``python bench/<script> <args>``), the machine its CPU and Python."""
+    """Writes ``{command, commit, date, machine, env, **fields}`` to ``path``; the command is
+    this process's own (``python bench/<script> <args>``), the machine its CPU and Python, env
+    the ``MONTLAB_*`` variables it ran under (``MONTLAB_NO_ADX``, ``MONTLAB_NO_IFMA``...)."""
     import platform
 
     from montlab.bench.core import cpu_info
@@ -27,6 +28,7 @@ def write_record(path: Path, **fields: Any) -> None:
         "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "machine": {"cpu": cpu_info(), "python": platform.python_version()},
+        "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith("MONTLAB_")},
     }
     path.write_text(json.dumps({**head, **fields}, indent=2) + "\n")
 
