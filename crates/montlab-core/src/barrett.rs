@@ -133,17 +133,6 @@ impl BarrettParams {
 mod tests {
     use super::*;
 
-    fn stream(seed: &mut u64, n: usize) -> Vec<Limb> {
-        (0..n)
-            .map(|_| {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                *seed
-            })
-            .collect()
-    }
-
     /// Every length 1 to 70, portable and ADX rows, against `BigUint`: all-ones, random,
     /// short-top-limb and b^(k-1) + 1 moduli; random, N - 1 and 0 operands; products and squares.
     #[test]
@@ -155,7 +144,7 @@ mod tests {
             for case in 0..4 {
                 let mut n = match case {
                     0 => vec![Limb::MAX; k],
-                    _ => stream(&mut seed, k),
+                    _ => limb::xorshift_limbs(&mut seed, k),
                 };
                 n[0] |= 1;
                 match case {
@@ -178,7 +167,10 @@ mod tests {
                 let mut nm1 = n.clone();
                 nm1[0] -= 1;
                 let ops = [
-                    (below(stream(&mut seed, k)), below(stream(&mut seed, k))),
+                    (
+                        below(limb::xorshift_limbs(&mut seed, k)),
+                        below(limb::xorshift_limbs(&mut seed, k)),
+                    ),
                     (nm1.clone(), nm1.clone()),
                     (vec![0; k], nm1.clone()),
                 ];

@@ -139,6 +139,29 @@ pub(crate) fn ct_select_assign(out: &mut [Limb], a: &[Limb], choice: Limb) {
     }
 }
 
+/// The one final subtraction of a Montgomery product: `out = top W^s + t - n` when that is
+/// not negative, else `out = t`, for a value `top W^s + t < 2n` (`top <= 1`), without a branch
+/// on values. `out`, `t` and `n` have `s` limbs.
+#[inline]
+pub(crate) fn ct_reduce_once(out: &mut [Limb], t: &[Limb], top: Limb, n: &[Limb]) {
+    debug_assert!(top <= 1);
+    let borrow = ct_sub(out, t, n);
+    ct_select_assign(out, t, (top ^ 1) & borrow);
+}
+
+/// Little-endian limbs from a xorshift stream (tests' operands).
+#[cfg(test)]
+pub(crate) fn xorshift_limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
+    (0..n)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        })
+        .collect()
+}
+
 /// An operand checked against the modulus `n` (exactly `s = n.len()` limbs, no leading zero
 /// limb required of `x`): `x` as `s` limbs if `x < n`, else
 /// [`MontError::OperandOutOfRange`] naming `which`. The one range check of every kernel.

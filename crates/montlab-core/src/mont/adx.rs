@@ -152,9 +152,7 @@ impl Adx {
             self.redc_row(t, n, m);
             debug_assert!(t[s + 1] == 0 && t[s] <= 1, "adx: accumulator exceeded 2R");
         }
-        let borrow = limb::ct_sub(out, &t[..s], n);
-        let keep_t = (t[s] ^ 1) & borrow;
-        limb::ct_select_assign(out, &t[..s], keep_t);
+        limb::ct_reduce_once(out, &t[..s], t[s], n);
     }
 }
 
@@ -304,17 +302,6 @@ mod tests {
     use crate::mont::{cios, sqr};
     use crate::params::MontParams;
 
-    fn stream(seed: &mut u64, n: usize) -> Vec<Limb> {
-        (0..n)
-            .map(|_| {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                *seed
-            })
-            .collect()
-    }
-
     #[test]
     fn addmul_1_matches_u128_arithmetic() {
         if !adx_or_skip("adx::addmul_1") {
@@ -323,8 +310,11 @@ mod tests {
         let adx = Adx::new().expect("checked");
         let mut seed = 0x0bad_cafe_dead_beef;
         for len in 0..=21 {
-            for v in [0, 1, Limb::MAX, stream(&mut seed, 1)[0]] {
-                let (a, r0) = (stream(&mut seed, len), stream(&mut seed, len));
+            for v in [0, 1, Limb::MAX, limb::xorshift_limbs(&mut seed, 1)[0]] {
+                let (a, r0) = (
+                    limb::xorshift_limbs(&mut seed, len),
+                    limb::xorshift_limbs(&mut seed, len),
+                );
                 let maxed = vec![Limb::MAX; len];
                 for (a, r0) in [(a, r0), (maxed.clone(), maxed.clone())] {
                     let mut want = r0.clone();
@@ -351,7 +341,7 @@ mod tests {
             for case in 0..4 {
                 let mut n = match case {
                     0 => vec![Limb::MAX; s],
-                    _ => stream(&mut seed, s),
+                    _ => limb::xorshift_limbs(&mut seed, s),
                 };
                 n[0] |= 1;
                 n[s - 1] |= 1 << 63;
@@ -368,7 +358,10 @@ mod tests {
                 let mut nm1 = p.modulus().to_vec();
                 nm1[0] -= 1;
                 let pairs = [
-                    (below(stream(&mut seed, s)), below(stream(&mut seed, s))),
+                    (
+                        below(limb::xorshift_limbs(&mut seed, s)),
+                        below(limb::xorshift_limbs(&mut seed, s)),
+                    ),
                     (nm1.clone(), nm1.clone()),
                     (vec![0; s], nm1.clone()),
                     (vec![Limb::MAX; s], nm1.clone()), // wide: x = R - 1

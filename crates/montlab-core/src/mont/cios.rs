@@ -146,9 +146,7 @@ fn cios_core<const S: usize>(
         debug_assert!(hi & c == 0, "cios: accumulator exceeded 2R");
     }
     // Final subtraction, branch-free: out = t - N unless t < N (no carry limb and a borrow).
-    let borrow = limb::ct_sub(out, &t[..s], n);
-    let keep_t = (t[s] ^ 1) & borrow;
-    limb::ct_select_assign(out, &t[..s], keep_t);
+    limb::ct_reduce_once(out, &t[..s], t[s], n);
 }
 
 /// Montgomery product `x * y * R^-1 mod N` as `s` limbs (leading zero limbs kept).

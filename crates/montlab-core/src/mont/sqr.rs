@@ -192,9 +192,7 @@ fn redc<const S: usize>(
         (*h, c) = adc(*h, k, c);
     }
     // 6. Final subtraction, branch-free, as in CIOS.
-    let borrow = limb::ct_sub(out, high, n);
-    let keep_t = (c ^ 1) & borrow;
-    limb::ct_select_assign(out, high, keep_t);
+    limb::ct_reduce_once(out, high, c, n);
 }
 
 #[cfg(test)]
