@@ -4,13 +4,13 @@
 //! Citation: Intel, "New Instructions Supporting Large Integer Arithmetic on Intel
 //! Architecture Processors" (2012): MULX leaves the flags alone, ADCX carries through CF and
 //! ADOX through OF, so one pass runs two independent carry chains, as GMP's `mpn_addmul_1` for
-//! BMI2/ADX CPUs does. [`cios_mul`] is Koc-Acar-Kaliski's CIOS as published ("Analyzing and
+//! BMI2/ADX CPUs does. [`Adx::cios_mul`] is Koc-Acar-Kaliski's CIOS as published ("Analyzing and
 //! comparing Montgomery multiplication algorithms", IEEE Micro 16(3), 1996): each round one
-//! [`addmul_1`] pass `t += x_i y`, then m = t_0 N' mod 2^64 and one [`redc_row`] pass
-//! `t = (t + m N) / 2^64`, the shift folded into its stores. `sqr` takes [`addmul_1`] for every
-//! row of its square and of its REDC.
+//! [`Adx::addmul_1`] pass `t += x_i y`, then m = t_0 N' mod 2^64 and one `redc_row` pass
+//! `t = (t + m N) / 2^64`, the shift folded into its stores. `sqr` takes [`Adx::addmul_1`] for
+//! every row of its square and of its REDC.
 //!
-//! Word size 64, radix 2^64. [`cios_mul`]: x, y < N, `s` limbs each; out = x y R^-1 mod N,
+//! Word size 64, radix 2^64. [`Adx::cios_mul`]: x, y < N, `s` limbs each; out = x y R^-1 mod N,
 //! R = 2^(64 s), fully reduced by a branch-free final subtraction; accumulator `s + 2` limbs,
 //! t < 2N after every round (t_s <= 1, t_(s+1) = 0), t < 2N + 2^64 N inside one. Each pass runs
 //! `len mod 4` single steps, then unrolled groups of four; the loop control

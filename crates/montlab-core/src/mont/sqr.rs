@@ -17,7 +17,8 @@
 //! Cost: s(s-1)/2 + s word products for the square and s^2 for the reduction, against 2 s^2
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
-//! branch on operand values (the final subtraction is a mask select). Left out: Karatsuba squaring and lazy reduction.
+//! branch on operand values (the final subtraction is a mask select). Left out: Karatsuba
+//! squaring and lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
 use crate::mont::adx;
