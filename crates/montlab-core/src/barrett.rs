@@ -25,6 +25,7 @@ use num_bigint::BigUint;
 use crate::bigarith;
 use crate::limb::{self, Limb, LIMB_BITS};
 use crate::mont::{adx, sqr};
+use crate::params::OddModulus;
 
 /// The Barrett constant of one modulus.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,16 +36,16 @@ pub struct BarrettParams {
 }
 
 impl BarrettParams {
-    /// The constant of N (`s` limbs, top limb nonzero, odd, N > 1: an [`crate::OddModulus`]'s
-    /// limbs); one division.
+    /// The constant of a validated modulus (odd, N > 1, no leading zero limb); one division.
     #[must_use]
-    pub fn new(n: &[Limb]) -> Self {
+    pub fn new(modulus: &OddModulus) -> Self {
+        let n = modulus.as_limbs();
         let k = n.len();
-        debug_assert!(k >= 1 && n[k - 1] != 0, "barrett: N must be normalized");
         let b2k = BigUint::from(1u8) << (2 * k * LIMB_BITS as usize);
         let mut mu = bigarith::div_rem(&b2k, &bigarith::from_limbs(n))
             .0
             .to_u64_digits();
+        debug_assert!(mu.len() <= k + 1);
         mu.resize(k + 1, 0); // N >= b^(k-1) and N != b^(k-1), so mu < b^(k+1)
         Self { n: n.to_vec(), mu }
     }
@@ -156,7 +157,7 @@ mod tests {
                     }
                     _ => n[k - 1] |= 1 << 63,
                 }
-                let p = BarrettParams::new(&n);
+                let p = BarrettParams::new(&OddModulus::new(&n).unwrap());
                 let nb = bigarith::from_limbs(&n);
                 let below = |v: Vec<Limb>| {
                     let mut v = bigarith::from_limbs(&v) % &nb;

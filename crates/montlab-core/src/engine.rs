@@ -517,7 +517,7 @@ impl FastModulus {
                 Some(k) => k.mul_mod(x, y),
                 None => self
                     .barrett
-                    .get_or_init(|| BarrettParams::new(self.modulus.as_limbs()))
+                    .get_or_init(|| BarrettParams::new(&self.modulus))
                     .mul_mod(x, y),
             },
         }
