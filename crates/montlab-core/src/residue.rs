@@ -102,7 +102,7 @@ impl FastModulus {
                     let s = p.s();
                     // Scratch on the stack up to 4096 bits: one allocation (the result) a call.
                     let len = cios::scratch_len(s).max(sqr::scratch_len(s));
-                    let mut stack = [0; sqr::scratch_len(64)];
+                    let mut stack = [0; cios::scratch_len(64)];
                     let mut heap = Vec::new();
                     let t = if len <= stack.len() {
                         &mut stack[..len]

@@ -6,13 +6,13 @@
 //! ADOX through OF, so one pass runs two independent carry chains, as GMP's `mpn_addmul_1` for
 //! BMI2/ADX CPUs does. [`Adx::cios_mul`] is Koc-Acar-Kaliski's CIOS as published ("Analyzing and
 //! comparing Montgomery multiplication algorithms", IEEE Micro 16(3), 1996): each round one
-//! [`Adx::addmul_1`] pass `t += x_i y`, then m = t_0 N' mod 2^64 and one `redc_row` pass
-//! `t = (t + m N) / 2^64`, the shift folded into its stores. `sqr` takes [`Adx::addmul_1`] for
-//! every row of its square and of its REDC.
+//! [`Adx::addmul_1`] pass `t += x_i y`, then m = t_0 N' mod 2^64 and a second pass
+//! `t = (t + m N) / 2^64`, the division a move of the accumulator's window one limb up. `sqr`
+//! takes [`Adx::addmul_1`] for every row of its square and of its REDC: one assembly row.
 //!
 //! Word size 64, radix 2^64. [`Adx::cios_mul`]: x, y < N, `s` limbs each; out = x y R^-1 mod N,
-//! R = 2^(64 s), fully reduced by a branch-free final subtraction; accumulator `s + 2` limbs,
-//! t < 2N after every round (t_s <= 1, t_(s+1) = 0), t < 2N + 2^64 N inside one. Each pass runs
+//! R = 2^(64 s), fully reduced by a branch-free final subtraction; accumulator `s + 2` limbs of
+//! a `2 s + 2`-limb scratch, t < 2N after every round, t < 2N + 2^64 N inside one. Each pass runs
 //! `len mod 4` single steps, then unrolled groups of four; the loop control
 //! (`lea`/`jrcxz`/`jmp`) leaves both flags alone.
 //!
@@ -60,15 +60,12 @@ pub fn available() -> bool {
 /// When the CPU lacks BMI2 or ADX and `MONTLAB_REQUIRE_ADX` is set.
 #[must_use]
 pub fn adx_or_skip(what: &str) -> bool {
-    let on = available();
-    if !on {
-        assert!(
-            std::env::var_os("MONTLAB_REQUIRE_ADX").is_none(),
-            "{what}: MONTLAB_REQUIRE_ADX is set but this CPU lacks BMI2 or ADX"
-        );
-        eprintln!("{what}: no BMI2/ADX here, skipped");
-    }
-    on
+    super::run_or_skip(
+        available(),
+        "MONTLAB_REQUIRE_ADX",
+        what,
+        "this CPU lacks BMI2 or ADX",
+    )
 }
 
 /// Proof that this CPU has BMI2 and ADX, through which the assembly rows are safe to call:
@@ -109,27 +106,13 @@ impl Adx {
         unreachable!("no token off x86-64")
     }
 
-    /// Pass B of a CIOS round: `t = (t + m n) / 2^64` for `t` of `s + 2` limbs and `n` of
-    /// `s >= 1`, where `m` makes the low limb vanish.
-    ///
-    /// # Panics
-    /// If the lengths are not `s + 2` and `s >= 1`.
-    #[inline(always)]
-    fn redc_row(self, t: &mut [Limb], n: &[Limb], m: Limb) {
-        let s = n.len();
-        assert!(s >= 1 && t.len() == s + 2, "adx: redc_row lengths");
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the token proves BMI2 and ADX; the asm reads n[0..s] and reads and writes
-        // t[0..s+2], nothing else.
-        unsafe {
-            redc_row(t.as_mut_ptr(), n.as_ptr(), m, s);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        unreachable!("no token off x86-64")
-    }
-
     /// `out = x y R^-1 mod N`, the contract of [`super::cios::mont_mul_into`] (`x` may be
-    /// anywhere below R, as for [`super::cios::mont_mul_wide_into`]); `t` has `s + 2` limbs.
+    /// anywhere below R, as for [`super::cios::mont_mul_wide_into`]); `t` has
+    /// [`super::cios::scratch_len`]`(s) = 2 s + 2` limbs.
+    ///
+    /// Round i keeps the accumulator in `t[i..i + s + 2]`: pass A adds x_i y at limb i, pass B
+    /// adds m N there, which zeroes limb i, and the next round starts one limb up: CIOS's
+    /// division by W is the window's move, not a shift of the stores.
     ///
     /// # Panics
     /// If a slice has the wrong length.
@@ -143,97 +126,24 @@ impl Adx {
         t: &mut [Limb],
     ) {
         let s = n.len();
-        assert!(s >= 1 && x.len() == s && y.len() == s && out.len() == s && t.len() == s + 2);
+        assert!(s >= 1 && x.len() == s && y.len() == s && out.len() == s && t.len() == 2 * s + 2);
         t.fill(0);
-        for &xi in x {
-            let c = self.addmul_1(&mut t[..s], y, xi);
-            (t[s], t[s + 1]) = limb::adc(t[s], c, 0);
-            let m = t[0].wrapping_mul(n0_inv);
-            self.redc_row(t, n, m);
-            debug_assert!(t[s + 1] == 0 && t[s] <= 1, "adx: accumulator exceeded 2R");
+        for (i, &xi) in x.iter().enumerate() {
+            let acc = &mut t[i..i + s + 2];
+            let c = self.addmul_1(&mut acc[..s], y, xi);
+            (acc[s], acc[s + 1]) = limb::adc(acc[s], c, 0);
+            let m = acc[0].wrapping_mul(n0_inv);
+            let c = self.addmul_1(&mut acc[..s], n, m);
+            debug_assert_eq!(acc[0], 0, "adx: n0_inv is not -N^-1 mod 2^64");
+            let (lo, hi) = limb::adc(acc[s], c, 0);
+            acc[s] = lo;
+            acc[s + 1] += hi;
+            debug_assert!(acc[s + 1] <= 1, "adx: accumulator exceeded 2R");
         }
-        limb::ct_reduce_once(out, &t[..s], t[s], n);
+        limb::ct_reduce_once(out, &t[s..2 * s], t[2 * s], n);
     }
 }
 
-/// [`Adx::redc_row`] on raw pointers. The asm needs no `#[target_feature]` (the assembler
-/// takes every instruction), so it inlines into the portable callers.
-///
-/// # Safety
-/// BMI2 and ADX present; `t` valid for `s + 2` limbs, `n` for `s`; `s >= 1`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn redc_row(t: *mut Limb, n: *const Limb, m: Limb, s: usize) {
-    // Limb 0 sums to 0 mod 2^64 (only its carries matter); limb j >= 1 is stored to t_(j-1).
-    // SAFETY: the caller's contract; every access is within t[0..s+2] and n[0..s].
-    unsafe {
-        core::arch::asm!(
-            "xor r10d, r10d",
-            "mulx r10, r8, qword ptr [rsi]",
-            "adcx r8, qword ptr [rdi]",
-            "lea rsi, [rsi + 8]",
-            "lea rdi, [rdi + 8]",
-            "2:",
-            "jrcxz 3f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi - 8], r8",
-            "mov r10, r9",
-            "lea rsi, [rsi + 8]",
-            "lea rdi, [rdi + 8]",
-            "lea rcx, [rcx - 1]",
-            "jmp 2b",
-            "3:",
-            "mov rcx, r11",
-            "4:",
-            "jrcxz 5f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi - 8], r8",
-            "mulx r10, r8, qword ptr [rsi + 8]",
-            "adox r8, r9",
-            "adcx r8, qword ptr [rdi + 8]",
-            "mov qword ptr [rdi], r8",
-            "mulx r9, r8, qword ptr [rsi + 16]",
-            "adox r8, r10",
-            "adcx r8, qword ptr [rdi + 16]",
-            "mov qword ptr [rdi + 8], r8",
-            "mulx r10, r8, qword ptr [rsi + 24]",
-            "adox r8, r9",
-            "adcx r8, qword ptr [rdi + 24]",
-            "mov qword ptr [rdi + 16], r8",
-            "lea rsi, [rsi + 32]",
-            "lea rdi, [rdi + 32]",
-            "lea rcx, [rcx - 1]",
-            "jmp 4b",
-            "5:",
-            // New t_(s-1) = t_s + hi_(s-1) + OF + CF; new t_s = t_(s+1) + carry; t_(s+1) = 0.
-            "mov r8, 0",
-            "adox r10, r8",
-            "adcx r10, qword ptr [rdi]",
-            "mov qword ptr [rdi - 8], r10",
-            "adcx r8, qword ptr [rdi + 8]",
-            "mov qword ptr [rdi], r8",
-            "mov qword ptr [rdi + 8], 0",
-            inout("rdi") t => _,
-            inout("rsi") n => _,
-            inout("rcx") (s - 1) % 4 => _,
-            in("r11") (s - 1) / 4,
-            in("rdx") m,
-            out("r8") _,
-            out("r9") _,
-            out("r10") _,
-            options(nostack),
-        );
-    }
-}
-
-/// [`Adx::addmul_1`] on raw pointers.
-///
-/// # Safety
-/// BMI2 and ADX present; `r` and `a` valid for `len` limbs.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn addmul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Limb {
@@ -329,7 +239,7 @@ mod tests {
 
     /// Products, wide products (x up to R - 1) and squarings on the ADX rows equal the portable
     /// kernels' for every length 1 to 70 (every `len mod 4` and both sides of `MIN_LIMBS`), on
-    /// all-ones, random and short-top-limb moduli, at N - 1, 0 and random operands.
+    /// the moduli of `limb::edge_moduli`, at N - 1, 0, R - 1 and random operands.
     #[test]
     fn equal_the_portable_kernels() {
         if !adx_or_skip("adx kernels") {
@@ -338,16 +248,7 @@ mod tests {
         let adx = Adx::new().expect("checked");
         let mut seed = 0x1234_5678_9abc_def1;
         for s in 1..=70 {
-            for case in 0..4 {
-                let mut n = match case {
-                    0 => vec![Limb::MAX; s],
-                    _ => limb::xorshift_limbs(&mut seed, s),
-                };
-                n[0] |= 1;
-                n[s - 1] |= 1 << 63;
-                if case == 1 {
-                    n[s - 1] = 1 + u64::from(s == 1) * 2; // a short top limb (N > 1)
-                }
+            for (case, n) in limb::edge_moduli(&mut seed, s).into_iter().enumerate() {
                 let p = MontParams::from_limbs(&n).unwrap();
                 let below = |mut v: Vec<Limb>| {
                     while limb::cmp(&v, p.modulus()).is_ge() {

@@ -8,7 +8,8 @@
 //!
 //! Inputs:  odd N > 1 (through [`MontParams`]); `0 <= x < N` and `0 <= y < N`.
 //! Output:  `x * y * R^-1 mod N`, fully reduced to `0 <= out < N` (one final subtraction).
-//! Scratch: one accumulator `t` of `s + 2` limbs; no allocation in [`mont_mul_into`].
+//! Scratch: one accumulator `t` of `s + 2` limbs within [`scratch_len`]`(s)`; no allocation in
+//! [`mont_mul_into`].
 //!
 //! Invariant: with x, y < N the accumulator stays below 2N < 2R, so `t[s] <= 1` after
 //! each of the s rounds and a single final subtraction fully reduces it. The multiplication
@@ -29,7 +30,9 @@ use crate::params::MontParams;
 /// Length of the scratch accumulator [`mont_mul_into`] needs for `s`-limb operands.
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
-    s + 2
+    // The portable rounds use the first s + 2; the ADX rounds slide their s + 2 up one limb a
+    // round (`adx::Adx::cios_mul`).
+    2 * s + 2
 }
 
 /// CIOS kernel: `out = x * y * R^-1 mod N`, fully reduced.
@@ -76,7 +79,7 @@ pub fn mont_mul_wide_into(
     let s = params.s();
     assert!(
         x.len() == s && y.len() == s && out.len() == s && t.len() == scratch_len(s),
-        "cios: operand, output and scratch lengths must be s, s, s and s + 2",
+        "cios: operand, output and scratch lengths must be s, s, s and 2 s + 2",
     );
     debug_assert!(limb::cmp(y, n).is_lt(), "cios: y must be < N");
     let n0_inv = params.n0_inv();
