@@ -80,19 +80,19 @@ impl BarrettParams {
         let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
         debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
         // w = x y: row i adds x_i y at limb i; its carry lands in limb i + k, unwritten so far.
-        let mut w = vec![0; 2 * k];
+        let mut scratch = vec![0; 4 * k + 2];
+        let (w, q2) = scratch.split_at_mut(2 * k);
         match y {
             Some(y) => {
                 for (i, &xi) in x.iter().enumerate() {
                     w[i + k] = row(&mut w[i..i + k], y, xi);
                 }
             }
-            None => sqr::square::<0>(x, &mut w, row),
+            None => sqr::square::<0>(x, w, row),
         }
         // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
         // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].
         let q1 = &w[k - 1..];
-        let mut q2 = vec![0; 2 * k + 2];
         for (i, &q1i) in q1.iter().enumerate() {
             let j0 = (k - 1).saturating_sub(i);
             q2[i + k + 1] = row(&mut q2[i + j0..i + k + 1], &mu[j0..], q1i);
@@ -142,21 +142,7 @@ mod tests {
             adx::adx_or_skip("barrett on ADX rows").then(|| adx::Adx::new().expect("checked"));
         let mut seed = 0x5eed_0bad_f00d_1234;
         for k in 1..=70 {
-            for case in 0..4 {
-                let mut n = match case {
-                    0 => vec![Limb::MAX; k],
-                    _ => limb::xorshift_limbs(&mut seed, k),
-                };
-                n[0] |= 1;
-                match case {
-                    1 => n[k - 1] = 1 + 2 * u64::from(k == 1),
-                    3 => {
-                        n.fill(0);
-                        n[0] = 1 + 2 * u64::from(k == 1);
-                        n[k - 1] = 1 + 2 * u64::from(k == 1);
-                    }
-                    _ => n[k - 1] |= 1 << 63,
-                }
+            for (case, n) in limb::edge_moduli(&mut seed, k).into_iter().enumerate() {
                 let p = BarrettParams::new(&OddModulus::new(&n).unwrap());
                 let nb = bigarith::from_limbs(&n);
                 let below = |v: Vec<Limb>| {

@@ -162,6 +162,23 @@ pub(crate) fn xorshift_limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
         .collect()
 }
 
+/// Odd `k`-limb test moduli at the edges of the limb count: all-ones, a top limb of 1 (3 for
+/// k = 1), b^(k-1) + 1 (3 for k = 1), and one random with its top bit set.
+#[cfg(test)]
+pub(crate) fn edge_moduli(seed: &mut u64, k: usize) -> [Vec<Limb>; 4] {
+    let small_top = 1 + 2 * Limb::from(k == 1);
+    let mut short = xorshift_limbs(seed, k);
+    short[0] |= 1;
+    short[k - 1] = small_top;
+    let mut sparse = vec![0; k];
+    sparse[0] = small_top;
+    sparse[k - 1] = small_top;
+    let mut random = xorshift_limbs(seed, k);
+    random[0] |= 1;
+    random[k - 1] |= 1 << 63;
+    [vec![Limb::MAX; k], short, sparse, random]
+}
+
 /// An operand checked against the modulus `n` (exactly `s = n.len()` limbs, no leading zero
 /// limb required of `x`): `x` as `s` limbs if `x < n`, else
 /// [`MontError::OperandOutOfRange`] naming `which`. The one range check of every kernel.

@@ -112,16 +112,12 @@ pub fn enabled() -> bool {
 /// When the kernels are off and `MONTLAB_REQUIRE_IFMA` is set.
 #[must_use]
 pub fn ifma_or_skip(what: &str) -> bool {
-    let on = enabled();
-    if !on {
-        assert!(
-            std::env::var_os("MONTLAB_REQUIRE_IFMA").is_none(),
-            "{what}: MONTLAB_REQUIRE_IFMA is set but the IFMA kernels are off (no AVX-512 IFMA, \
-             or MONTLAB_NO_IFMA set)"
-        );
-        eprintln!("{what}: AVX-512 IFMA kernels off here, skipped");
-    }
-    on
+    super::run_or_skip(
+        enabled(),
+        "MONTLAB_REQUIRE_IFMA",
+        what,
+        "the IFMA kernels are off (no AVX-512 IFMA, or MONTLAB_NO_IFMA set)",
+    )
 }
 
 /// Per-modulus constants of the radix-2^52 kernel.

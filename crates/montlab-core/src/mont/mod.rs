@@ -8,3 +8,21 @@ pub mod adx;
 pub mod amm;
 pub mod cios;
 pub mod sqr;
+
+/// The gate of every test of a CPU-specific kernel: `on` when it runs here. Otherwise the test
+/// is skipped with a line naming `what` and `why`, unless the environment variable `require` is
+/// set: then it panics, so that a run that must cover the kernel (CI on such a CPU) cannot pass
+/// by skipping it.
+///
+/// # Panics
+/// When `on` is false and `require` is set.
+pub(crate) fn run_or_skip(on: bool, require: &str, what: &str, why: &str) -> bool {
+    if !on {
+        assert!(
+            std::env::var_os(require).is_none(),
+            "{what}: {require} is set but {why}"
+        );
+        eprintln!("{what}: {why}, skipped");
+    }
+    on
+}
