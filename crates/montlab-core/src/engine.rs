@@ -330,11 +330,23 @@ impl FastModulus {
     /// `"barrett"` on the word level without IFMA ([`BarrettParams::mul_mod`]), else
     /// `"montgomery"` (a Montgomery product, then one with R^2 mod N).
     pub fn mul_reduction(&self) -> &'static str {
-        if self.mul_kernel() == Kernel::Word && !self.mul_uses_ifma() {
+        if self.int_mul_is_barrett() {
             "barrett"
         } else {
             "montgomery"
         }
+    }
+
+    /// True when products on ints reduce by Barrett ([`FastModulus::mul_reduction`]): the word
+    /// level without IFMA, where [`FastModulus::mul_checked`] takes [`FastModulus::barrett`].
+    fn int_mul_is_barrett(&self) -> bool {
+        self.mul_kernel() == Kernel::Word && self.word_ifma(&IFMA_MUL_BITS).is_none()
+    }
+
+    /// The Barrett constant, built on first use.
+    fn barrett(&self) -> &BarrettParams {
+        self.barrett
+            .get_or_init(|| BarrettParams::new(&self.modulus))
     }
 
     /// The registry id of [`FastModulus::pow_kernel`] (which may build `spectral`).
@@ -515,10 +527,7 @@ impl FastModulus {
             ),
             Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
                 Some(k) => k.mul_mod(x, y),
-                None => self
-                    .barrett
-                    .get_or_init(|| BarrettParams::new(&self.modulus))
-                    .mul_mod(x, y),
+                None => self.barrett().mul_mod(x, y),
             },
         }
     }
@@ -655,7 +664,12 @@ impl FastModulus {
         stop: &Stop,
     ) -> Result<Vec<Vec<Limb>>, MontError> {
         let (xs, ys) = self.batch(xs, ys, "x", "y")?;
-        self.prepare_kernel(self.mul_kernel(), &IFMA_MUL_BITS);
+        // The constants the products need, once, before the workers start.
+        if self.int_mul_is_barrett() {
+            let _ = self.barrett();
+        } else {
+            self.prepare_kernel(self.mul_kernel(), &IFMA_MUL_BITS);
+        }
         xs.par_iter()
             .zip(ys.par_iter())
             .with_min_len(self.min_chunk())
