@@ -113,12 +113,8 @@ impl BarrettParams {
             (*ri, borrow) = limb::sbb(wi, *ri, borrow);
         }
         let mut subtractions = 0;
-        while r[k] != 0 || limb::cmp(&r[..k], n).is_ge() {
-            let mut borrow = 0;
-            for (ri, &ni) in r.iter_mut().zip(n) {
-                (*ri, borrow) = limb::sbb(*ri, ni, borrow);
-            }
-            r[k] = r[k].wrapping_sub(borrow);
+        while limb::cmp(&r, n).is_ge() {
+            limb::sub_assign(&mut r, n);
             subtractions += 1;
             debug_assert!(
                 subtractions <= 3,
