@@ -115,13 +115,17 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
-    /// The generic default table for this CPU ([`generic_thresholds_text`]).
+    /// The generic default table for this CPU ([`generic_thresholds_text`]), parsed once per
+    /// process (the CPU checks behind it are read once too).
     ///
     /// # Panics
-    /// Never: both checked-in tables are parsed by a unit test.
+    /// Never: every checked-in table is parsed by a unit test.
     #[must_use]
     pub fn generic() -> Self {
-        Self::parse(generic_thresholds_text()).expect("the generic threshold table parses")
+        static TABLE: OnceLock<Thresholds> = OnceLock::new();
+        *TABLE.get_or_init(|| {
+            Self::parse(generic_thresholds_text()).expect("the generic threshold table parses")
+        })
     }
 
     /// Reads a table: `key = integer` lines, `[section]` headers and `#` comments (a TOML
