@@ -9,8 +9,9 @@
 //! Ranges: any non-negative operands (signed ones in [`imul`]); products up to
 //! [`crate::spectral::product::MAX_PRODUCT_LIMBS`] limbs use the NTT, longer ones and short
 //! ones num-bigint. Word size 64 bits. Results are exact: the approximate quotient is corrected
-//! by comparison, and falls back to num-bigint's division if it were ever off by more than a
-//! few units. Costs O(M(n)) per division, against num-bigint's O(n^2).
+//! by comparison, and falls back to schoolbook division ([`crate::limbdiv`], also the base case
+//! below [`DIV_BASE_BITS`]) if it were ever off by more than a few units. Costs O(M(n)) per
+//! division, against schoolbook's O(n^2).
 //!
 //! Left out: constant time (setup only, on public moduli).
 
@@ -22,7 +23,7 @@ use crate::spectral::product::{self, MAX_PRODUCT_LIMBS};
 /// together [`NTT_MIN_TOTAL`]; below, num-bigint's schoolbook or Karatsuba is faster.
 const NTT_MIN_LIMBS: usize = 32;
 const NTT_MIN_TOTAL: usize = 512;
-/// Quotients or divisors up to this many bits divide on num-bigint (faster there).
+/// Quotients or divisors up to this many bits divide by schoolbook (faster there).
 const DIV_BASE_BITS: u64 = 1 << 17;
 /// Reciprocal precision (bits) computed directly rather than by a Newton step.
 const RECIP_BASE_BITS: u64 = 1024;
@@ -154,9 +155,10 @@ fn correct(a: &BigUint, q: BigUint, b: &BigUint) -> (BigUint, BigUint) {
     small_div_rem(a, b)
 }
 
-/// num-bigint's schoolbook division (quotient and remainder in one pass).
+/// Schoolbook division ([`crate::limbdiv`]; quotient and remainder in one pass).
 fn small_div_rem(a: &BigUint, b: &BigUint) -> (BigUint, BigUint) {
-    num_integer::Integer::div_rem(a, b)
+    let (q, r) = crate::limbdiv::div_rem(&a.to_u64_digits(), &b.to_u64_digits());
+    (from_limbs(&q), from_limbs(&r))
 }
 
 #[cfg(test)]

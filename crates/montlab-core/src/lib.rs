@@ -26,6 +26,7 @@ pub mod engine;
 pub mod error;
 pub mod inverse;
 pub mod limb;
+pub mod limbdiv;
 pub mod mont;
 pub mod params;
 pub mod pow;

@@ -10,14 +10,20 @@
 //! * `r_mod_n`  R mod N (the Montgomery form of 1),
 //! * `r2_mod_n` R^2 mod N (multiplying by it with REDC converts into Montgomery form).
 //!
-//! R^2 mod N comes from one division ([`crate::bigarith::pow2_rem`], sub-quadratic) and R mod N
-//! from its REDC; the unit tests check both against plain shift-and-subtract doubling. Nothing
-//! here is constant time in N (moduli are public).
+//! Only `n0_inv` is computed up front. R mod N (one (s+1)-by-s-limb division) and R^2 mod N
+//! (one division, [`crate::bigarith::pow2_rem`], sub-quadratic for large N) are computed on
+//! first use, so a one-shot short exponentiation, which converts its base by one division
+//! ([`MontParams::to_mont_into`]), pays for neither. The unit tests check both against plain
+//! shift-and-subtract doubling. Nothing here is constant time in N (moduli are public), except
+//! [`MontParams::new_ct`].
+
+use std::sync::OnceLock;
 
 use crate::bigarith;
 use crate::error::MontError;
 use crate::limb::{self, Limb, LIMB_BITS};
-use crate::mont::sqr;
+use crate::limbdiv;
+use crate::mont::cios;
 
 /// An odd modulus N > 1, stored without leading zero limbs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -63,47 +69,46 @@ impl OddModulus {
     }
 }
 
-/// Montgomery constants for one modulus, word size w = 64, R = 2^(64 s).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Montgomery constants for one modulus, word size w = 64, R = 2^(64 s). Equality and hashing
+/// are those of N (every constant is a function of it).
+#[derive(Clone, Debug)]
 pub struct MontParams {
     n: Vec<Limb>,
     n0_inv: Limb,
-    r_mod_n: Vec<Limb>,
-    r2_mod_n: Vec<Limb>,
+    r_mod_n: OnceLock<Vec<Limb>>,
+    r2_mod_n: OnceLock<Vec<Limb>>,
     s: usize,
+}
+
+impl PartialEq for MontParams {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n
+    }
+}
+
+impl Eq for MontParams {}
+
+impl core::hash::Hash for MontParams {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.n.hash(state);
+    }
 }
 
 impl MontParams {
     /// Word size in bits of every engine built on these parameters.
     pub const W: u32 = LIMB_BITS;
 
-    /// Precomputes the constants for a validated modulus: one division (sub-quadratic) and one
-    /// REDC.
+    /// The constants of a validated modulus: -N^-1 mod 2^64 now, the rest on first use.
     #[must_use]
     pub fn new(modulus: OddModulus) -> Self {
         let n = modulus.limbs;
-        let s = n.len();
-        let n0_inv = neg_inv_mod_word(n[0]);
-        // R^2 mod N by one division (Newton above a few thousand bits), then R mod N as its
-        // REDC: R^2 R^-1 (half a product, where a second division and a squaring cost more).
-        let r2 = bigarith::pow2_rem(
-            2 * s as u64 * u64::from(LIMB_BITS),
-            &bigarith::from_limbs(&n),
-        );
-        let mut r2_mod_n = r2.to_u64_digits();
-        r2_mod_n.resize(s, 0);
-        let mut params = Self {
+        Self {
+            n0_inv: neg_inv_mod_word(n[0]),
+            s: n.len(),
             n,
-            n0_inv,
-            r_mod_n: Vec::new(),
-            r2_mod_n,
-            s,
-        };
-        let mut r_mod_n = vec![0; s];
-        let mut w = vec![0; sqr::scratch_len(s)];
-        sqr::mont_redc_into(&params, &params.r2_mod_n, &mut r_mod_n, &mut w);
-        params.r_mod_n = r_mod_n;
-        params
+            r_mod_n: OnceLock::new(),
+            r2_mod_n: OnceLock::new(),
+        }
     }
 
     /// The constants of an odd N of exactly `s` limbs (top limb possibly zero) computed
@@ -140,8 +145,8 @@ impl MontParams {
         Self {
             n: n.to_vec(),
             n0_inv: neg_inv_mod_word(n[0]),
-            r_mod_n,
-            r2_mod_n: x,
+            r_mod_n: OnceLock::from(r_mod_n),
+            r2_mod_n: OnceLock::from(x),
             s,
         }
     }
@@ -166,16 +171,41 @@ impl MontParams {
         self.n0_inv
     }
 
-    /// R mod N as `s` limbs: the Montgomery form of 1.
+    /// R mod N as `s` limbs: the Montgomery form of 1 (computed on first use).
     #[must_use]
     pub fn r_mod_n(&self) -> &[Limb] {
-        &self.r_mod_n
+        self.r_mod_n.get_or_init(|| {
+            let mut r = vec![0; self.s + 1];
+            r[self.s] = 1;
+            limbdiv::rem(&r, &self.n)
+        })
     }
 
-    /// R^2 mod N as `s` limbs.
+    /// R^2 mod N as `s` limbs (computed on first use).
     #[must_use]
     pub fn r2_mod_n(&self) -> &[Limb] {
-        &self.r2_mod_n
+        self.r2_mod_n.get_or_init(|| {
+            let r2 = bigarith::pow2_rem(
+                2 * self.s as u64 * u64::from(LIMB_BITS),
+                &bigarith::from_limbs(&self.n),
+            );
+            let mut r2 = r2.to_u64_digits();
+            r2.resize(self.s, 0);
+            r2
+        })
+    }
+
+    /// `out = x R mod N` for `x < N` (exactly `s` limbs; `t` as for
+    /// [`cios::mont_mul_into`]): a product with R^2 mod N once that is built, else one
+    /// division of x R, which costs no more than the product and spares building R^2 mod N.
+    pub fn to_mont_into(&self, x: &[Limb], out: &mut [Limb], t: &mut [Limb]) {
+        if let Some(r2) = self.r2_mod_n.get() {
+            cios::mont_mul_into(self, x, r2, out, t);
+        } else {
+            let mut xr = vec![0; 2 * self.s];
+            xr[self.s..].copy_from_slice(x);
+            out.copy_from_slice(&limbdiv::rem(&xr, &self.n));
+        }
     }
 
     /// Limb count s; R = 2^(64 s).
@@ -251,6 +281,40 @@ mod tests {
                 double_mod(&mut x, p.modulus());
             }
             assert_eq!(x, p.r2_mod_n());
+        }
+    }
+
+    #[test]
+    fn to_mont_by_division_equals_the_product_with_r2() {
+        let mut seed = 0x7e57_0f70_4d0d_1715;
+        for s in 1..=24 {
+            for n in limb::edge_moduli(&mut seed, s) {
+                let fresh = MontParams::from_limbs(&n).unwrap();
+                let s = fresh.s();
+                let mut nm1 = fresh.modulus().to_vec();
+                nm1[0] -= 1; // N odd: N - 1 without a borrow
+                let rnd = limb::xorshift_limbs(&mut seed, s);
+                let rnd = bigarith::from_limbs(&rnd) % bigarith::from_limbs(&n);
+                let mut rnd = rnd.to_u64_digits();
+                rnd.resize(s, 0);
+                let mut one = vec![0; s];
+                one[0] = 1;
+                for x in [vec![0; s], one, nm1, rnd] {
+                    let (mut by_div, mut by_mul) = (vec![0; s], vec![0; s]);
+                    let mut t = vec![0; cios::scratch_len(s)];
+                    fresh.to_mont_into(&x, &mut by_div, &mut t);
+                    assert!(
+                        fresh.r2_mod_n.get().is_none(),
+                        "the division built R^2 mod N"
+                    );
+                    let built = MontParams::from_limbs(&n).unwrap();
+                    let _ = built.r2_mod_n();
+                    built.to_mont_into(&x, &mut by_mul, &mut t);
+                    let want = (bigarith::from_limbs(&x) << (64 * s)) % bigarith::from_limbs(&n);
+                    assert_eq!(bigarith::from_limbs(&by_div), want, "division, s {s}");
+                    assert_eq!(by_mul, by_div, "product with R^2, s {s}");
+                }
+            }
         }
     }
 

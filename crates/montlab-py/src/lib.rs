@@ -177,9 +177,14 @@ impl Cios {
     #[new]
     fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
         let modulus = OddModulus::new(&modulus_limbs(&n)?)?;
-        // Precomputation (two divisions): off the GIL, and interruptible when long.
+        // Precomputation (two divisions, built here rather than on first use): off the GIL,
+        // and interruptible when long.
         let work = setup_work(modulus.limbs());
-        let params = interrupt::run(py, work, move |_| Ok(MontParams::new(modulus)))?;
+        let params = interrupt::run(py, work, move |_| {
+            let p = MontParams::new(modulus);
+            let _ = (p.r_mod_n(), p.r2_mod_n());
+            Ok(p)
+        })?;
         Ok(Self {
             params: Arc::new(params),
         })

@@ -106,6 +106,23 @@ impl Adx {
         unreachable!("no token off x86-64")
     }
 
+    /// `r[0..len] -= v a[0..len]`, returning the borrow limb (what to subtract at `r[len]`),
+    /// for `len = r.len() = a.len()`: the row of [`crate::limbdiv`]. `len = 0` returns 0.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    #[inline(always)]
+    pub fn submul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
+        assert_eq!(r.len(), a.len(), "adx: submul_1 lengths differ");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as for `addmul_1`.
+        unsafe {
+            submul_1_asm(r.as_mut_ptr(), a.as_ptr(), v, r.len())
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no token off x86-64")
+    }
+
     /// `out = x y R^-1 mod N`, the contract of [`super::cios::mont_mul_into`] (`x` may be
     /// anywhere below R, as for [`super::cios::mont_mul_wide_into`]); `t` has
     /// [`super::cios::scratch_len`]`(s) = 2 s + 2` limbs.
@@ -204,6 +221,78 @@ unsafe fn addmul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Lim
         );
     }
     carry
+}
+
+/// `r -= v a` as `r + !(v a) + 1`: ADOX carries the product's limbs (as in `addmul_1_asm`),
+/// NOT (no flags) complements each, ADCX adds it to r with CF = 1 at the start. The borrow is
+/// the product's top limb plus 1 - CF (CMC, then ADCX).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn submul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Limb {
+    let borrow: Limb;
+    // SAFETY: the caller's contract.
+    unsafe {
+        core::arch::asm!(
+            "xor r10d, r10d",
+            "stc",
+            "2:",
+            "jrcxz 3f",
+            "mulx r9, r8, qword ptr [rsi]",
+            "adox r8, r10",
+            "not r8",
+            "adcx r8, qword ptr [rdi]",
+            "mov qword ptr [rdi], r8",
+            "mov r10, r9",
+            "lea rsi, [rsi + 8]",
+            "lea rdi, [rdi + 8]",
+            "lea rcx, [rcx - 1]",
+            "jmp 2b",
+            "3:",
+            "mov rcx, r11",
+            "4:",
+            "jrcxz 5f",
+            "mulx r9, r8, qword ptr [rsi]",
+            "adox r8, r10",
+            "not r8",
+            "adcx r8, qword ptr [rdi]",
+            "mov qword ptr [rdi], r8",
+            "mulx r10, r8, qword ptr [rsi + 8]",
+            "adox r8, r9",
+            "not r8",
+            "adcx r8, qword ptr [rdi + 8]",
+            "mov qword ptr [rdi + 8], r8",
+            "mulx r9, r8, qword ptr [rsi + 16]",
+            "adox r8, r10",
+            "not r8",
+            "adcx r8, qword ptr [rdi + 16]",
+            "mov qword ptr [rdi + 16], r8",
+            "mulx r10, r8, qword ptr [rsi + 24]",
+            "adox r8, r9",
+            "not r8",
+            "adcx r8, qword ptr [rdi + 24]",
+            "mov qword ptr [rdi + 24], r8",
+            "lea rsi, [rsi + 32]",
+            "lea rdi, [rdi + 32]",
+            "lea rcx, [rcx - 1]",
+            "jmp 4b",
+            "5:",
+            // borrow = hi_(len-1) + OF + (1 - CF): at most 2^64 - 1.
+            "mov r8, 0",
+            "adox r10, r8",
+            "cmc",
+            "adcx r10, r8",
+            inout("rdi") r => _,
+            inout("rsi") a => _,
+            inout("rcx") len % 4 => _,
+            in("r11") len / 4,
+            in("rdx") v,
+            out("r8") _,
+            out("r9") _,
+            out("r10") borrow,
+            options(nostack),
+        );
+    }
+    borrow
 }
 
 #[cfg(test)]

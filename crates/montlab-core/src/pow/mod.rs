@@ -75,7 +75,7 @@ impl MontKernel for MontParams {
 
     fn to_mont(&self, x: &[Limb], sc: &mut WordScratch) -> Vec<Limb> {
         let mut out = vec![0; self.s()];
-        cios::mont_mul_into(self, x, self.r2_mod_n(), &mut out, &mut sc.t);
+        self.to_mont_into(x, &mut out, &mut sc.t);
         out
     }
 
