@@ -4,8 +4,9 @@
 //! CPython 3.11 and 3.12: `_PyLong_AsByteArray` / `_PyLong_FromByteArray`; 3.13 and later:
 //! `PyLong_AsNativeBytes` / `PyLong_FromUnsignedNativeBytes`. Both write the int's digits
 //! straight into the limb buffer (read as bytes, which on a little-endian host are the limbs).
-//! Under the limited API (abi3), which offers neither, the values go through num-bigint.
-//! The binding's only unsafe code: the four FFI calls, each with its buffer contract.
+//! Under the limited API (abi3), which offers neither, the values go through num-bigint. On
+//! CPython 3.11 the digits are copied directly instead ([`crate::digits`]), which is faster.
+//! The binding's unsafe code: these FFI calls, each with its buffer contract, and `digits`.
 
 #![allow(unsafe_code)]
 
@@ -16,10 +17,14 @@ use pyo3::types::PyInt;
 /// `x` as exactly `s` limbs when `0 <= x < 2^(64 s)`, else `None` (negative or too long: the
 /// caller's slow path decides what that means).
 pub(crate) fn fixed_limbs(x: &Bound<'_, PyInt>, s: usize) -> Option<Vec<u64>> {
-    let mut out = vec![0u64; s];
     if s == 0 {
         return None;
     }
+    #[cfg(all(not(Py_LIMITED_API), not(Py_3_12)))]
+    if crate::digits::usable(x.py()) {
+        return crate::digits::read(x, s);
+    }
+    let mut out = vec![0u64; s];
     #[cfg(not(Py_LIMITED_API))]
     {
         #[cfg(not(Py_3_13))]
@@ -73,8 +78,23 @@ pub(crate) fn fixed_limbs(x: &Bound<'_, PyInt>, s: usize) -> Option<Vec<u64>> {
     }
 }
 
+/// `x >= 0` as limbs without leading zero limbs, by the direct digit copy; `None` where that
+/// copy is unavailable or `x` is negative (the caller's general path decides).
+pub(crate) fn nonneg_limbs(x: &Bound<'_, PyInt>) -> Option<Vec<u64>> {
+    #[cfg(all(not(Py_LIMITED_API), not(Py_3_12)))]
+    if crate::digits::usable(x.py()) {
+        return crate::digits::read_any(x);
+    }
+    let _ = x;
+    None
+}
+
 /// The int whose little-endian limbs are `limbs` (leading zero limbs allowed).
 pub(crate) fn int_of<'py>(py: Python<'py>, limbs: &[u64]) -> PyResult<Bound<'py, PyInt>> {
+    #[cfg(all(not(Py_LIMITED_API), not(Py_3_12)))]
+    if crate::digits::usable(py) {
+        return crate::digits::write(py, limbs);
+    }
     #[cfg(not(Py_LIMITED_API))]
     {
         let le: std::borrow::Cow<'_, [u64]> = if cfg!(target_endian = "little") {

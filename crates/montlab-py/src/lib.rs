@@ -13,6 +13,8 @@
 //! still arrive in Python as `pyo3_runtime.PanicException`, never as an abort.
 
 mod convert;
+#[cfg(all(not(Py_LIMITED_API), not(Py_3_12)))]
+mod digits;
 mod error;
 mod interrupt;
 mod kernels;
@@ -604,15 +606,34 @@ impl FastModulus {
 ///
 /// Runs on the kernel the threshold table picks for the modulus size (see `FastModulus`).
 #[pyfunction]
-fn powm(py: Python<'_>, base: Int, exp: Int, modulus: Int) -> Result<BigUint, Error> {
-    let n = modulus_limbs(&modulus)?;
-    let (b, e) = (operand_limbs(&base, "base")?, exponent_limbs(&exp)?);
+fn powm<'py>(
+    py: Python<'py>,
+    base: &Bound<'py, PyAny>,
+    exp: &Bound<'py, PyAny>,
+    modulus: &Bound<'py, PyAny>,
+) -> Result<Bound<'py, PyInt>, Error> {
+    // Non-negative ints by the direct copy; anything else (other types, negative values) by
+    // the general extraction, which reports what is wrong.
+    let quick = |ob: &Bound<'py, PyAny>| {
+        ob.cast_exact::<PyInt>()
+            .ok()
+            .and_then(|i| convert::nonneg_limbs(i))
+    };
+    let (b, e, n) = match (quick(base), quick(exp), quick(modulus)) {
+        (Some(b), Some(e), Some(n)) => (b, e, n),
+        _ => {
+            let (base, exp, modulus): (Int, Int, Int) =
+                (base.extract()?, exp.extract()?, modulus.extract()?);
+            let n = modulus_limbs(&modulus)?;
+            (operand_limbs(&base, "base")?, exponent_limbs(&exp)?, n)
+        }
+    };
     let t = current_thresholds();
     let work = interrupt::work(n.len(), pow_products(&e)) + setup_work(n.len());
     let out = interrupt::run(py, work, move |stop| {
         CoreFast::with_thresholds(&n, t).and_then(|m| m.pow_until(&b, &e, stop))
     })?;
-    Ok(to_int(&out))
+    Ok(convert::int_of(py, &out)?)
 }
 
 /// c^d mod p q from the CRT form of an RSA private key (p, q, dp, dq, qinv), in constant time in

@@ -1,0 +1,148 @@
+//! CPython 3.11's int digits copied to and from `u64` limbs directly.
+//!
+//! CPython 3.11 (`Include/cpython/longintrepr.h`) stores an int as a `PyVarObject` whose
+//! `ob_size` is the signed count of its digits, then the digits: `u32` words of 30 bits each,
+//! least significant first, the top digit non-zero. Packing them into limbs is a shift-and-or
+//! per digit, about ten times faster than `_PyLong_AsByteArray` / `_PyLong_FromByteArray`, which
+//! move one byte per step. Used only where the layout is this one: CPython before 3.12 (which
+//! moved the size into a tagged field), not the limited API, and `sys.int_info` reporting 30-bit
+//! digits in 4 bytes (checked once). Elsewhere [`crate::convert`] keeps CPython's own copy.
+
+#![allow(unsafe_code)]
+
+use std::sync::OnceLock;
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
+
+const SHIFT: u32 = 30;
+const MASK: u64 = (1 << SHIFT) - 1;
+
+extern "C" {
+    /// A new int of `size` digits, uninitialized (CPython 3.11's exported `_PyLong_New`).
+    fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+}
+
+/// True when this interpreter's ints have 30-bit digits in 4 bytes (read once).
+pub(crate) fn usable(py: Python<'_>) -> bool {
+    static OK: OnceLock<bool> = OnceLock::new();
+    *OK.get_or_init(|| {
+        let info = || -> PyResult<bool> {
+            let info = py.import("sys")?.getattr("int_info")?;
+            let bits: u32 = info.getattr("bits_per_digit")?.extract()?;
+            let size: u32 = info.getattr("sizeof_digit")?.extract()?;
+            Ok(bits == SHIFT && size == 4)
+        };
+        info().unwrap_or(false)
+    })
+}
+
+/// The digits of `x` and whether it is negative.
+fn digits<'a>(x: &'a Bound<'_, PyInt>) -> (&'a [u32], bool) {
+    let ob = x.as_ptr();
+    // SAFETY: `x` is an int (so a PyVarObject: `Py_SIZE` reads its `ob_size`), and under this
+    // layout its |ob_size| digits follow the header; `x` is borrowed for 'a, so they live that
+    // long and, ints being immutable, do not change.
+    unsafe {
+        let size = ffi::Py_SIZE(ob);
+        let ptr = ob
+            .cast::<u8>()
+            .add(std::mem::size_of::<ffi::PyVarObject>())
+            .cast::<u32>();
+        (
+            std::slice::from_raw_parts(ptr, size.unsigned_abs()),
+            size < 0,
+        )
+    }
+}
+
+/// Bit length of the digits `d` (top digit non-zero).
+fn bit_len(d: &[u32]) -> usize {
+    d.last().map_or(0, |&top| {
+        SHIFT as usize * (d.len() - 1) + (32 - top.leading_zeros()) as usize
+    })
+}
+
+/// `x` as exactly `s` limbs when `0 <= x < 2^(64 s)`, else `None`. Only where [`usable`].
+pub(crate) fn read(x: &Bound<'_, PyInt>, s: usize) -> Option<Vec<u64>> {
+    let (d, negative) = digits(x);
+    if negative || bit_len(d) > 64 * s {
+        return None;
+    }
+    Some(pack(d, s))
+}
+
+/// `x >= 0` as limbs without leading zero limbs (none for 0), else `None`. Only where
+/// [`usable`].
+pub(crate) fn read_any(x: &Bound<'_, PyInt>) -> Option<Vec<u64>> {
+    let (d, negative) = digits(x);
+    if negative {
+        return None;
+    }
+    Some(pack(d, bit_len(d).div_ceil(64)))
+}
+
+/// The digits `d` as `s` limbs (`s` limbs hold them).
+fn pack(d: &[u32], s: usize) -> Vec<u64> {
+    let mut out = vec![0u64; s];
+    let (mut acc, mut have, mut k) = (0u128, 0u32, 0);
+    for &digit in d {
+        acc |= u128::from(digit) << have;
+        have += SHIFT;
+        if have >= 64 {
+            out[k] = acc as u64;
+            k += 1;
+            acc >>= 64;
+            have -= 64;
+        }
+    }
+    if have > 0 && acc != 0 {
+        out[k] = acc as u64;
+    }
+    out
+}
+
+/// The int whose little-endian limbs are `limbs`. Only where [`usable`].
+pub(crate) fn write<'py>(py: Python<'py>, limbs: &[u64]) -> PyResult<Bound<'py, PyInt>> {
+    let len = limbs.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1);
+    if len <= 1 {
+        // Small values come from CPython's own constructor (and its cache of small ints).
+        // SAFETY: returns a new reference or NULL with an exception set.
+        let ptr = unsafe { ffi::PyLong_FromUnsignedLongLong(limbs.first().map_or(0, |&l| l)) };
+        // SAFETY: `ptr` is an owned int, or NULL with an exception set.
+        return unsafe { Bound::from_owned_ptr_or_err(py, ptr).map(|b| b.cast_into_unchecked()) };
+    }
+    let bits = 64 * len - limbs[len - 1].leading_zeros() as usize;
+    let count = bits.div_ceil(SHIFT as usize);
+    // SAFETY: `_PyLong_New` returns a new int of `count` digits (uninitialized) with
+    // `ob_size = count`, or NULL with an exception set; every digit is written below before
+    // the int is seen by anyone, and the top one is non-zero (`count` is exact), so it is
+    // normalized as CPython requires.
+    unsafe {
+        let ob = _PyLong_New(count as ffi::Py_ssize_t);
+        if ob.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let ptr = ob
+            .cast::<u8>()
+            .add(std::mem::size_of::<ffi::PyVarObject>())
+            .cast::<u32>();
+        let out = std::slice::from_raw_parts_mut(ptr, count);
+        let (mut acc, mut have, mut k) = (0u128, 0u32, 0);
+        for &l in &limbs[..len] {
+            acc |= u128::from(l) << have;
+            have += 64;
+            while have >= SHIFT && k < count {
+                out[k] = (acc as u64 & MASK) as u32;
+                k += 1;
+                acc >>= SHIFT;
+                have -= SHIFT;
+            }
+        }
+        if k < count {
+            out[k] = (acc as u64 & MASK) as u32;
+        }
+        Ok(Bound::from_owned_ptr(py, ob).cast_into_unchecked())
+    }
+}
