@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 
-def write_record(path: Path, **fields: Any) -> None:
+def write_record(path: Path, commit: str | None = None, **fields: Any) -> None:
     """Writes ``{command, commit, date, machine, env, **fields}`` to ``path``; the command is
-    this process's own (``python bench/<script> <args>``), the machine its CPU and Python, env
-    the ``MONTLAB_*`` variables it ran under (``MONTLAB_NO_ADX``, ``MONTLAB_NO_IFMA``...)."""
+    this process's own (``python bench/<script> <args>``), the commit the one given (for a long
+    run, the one it started on) or else the checked-out one, the machine its CPU and Python,
+    env the ``MONTLAB_*`` variables it ran under (``MONTLAB_NO_ADX``, ``MONTLAB_NO_IFMA``...)."""
     import platform
 
     from montlab.bench.core import cpu_info
@@ -25,7 +26,7 @@ def write_record(path: Path, **fields: Any) -> None:
     script = Path(sys.argv[0]).name
     head = {
         "command": " ".join(["python", f"bench/{script}", *sys.argv[1:]]),
-        "commit": git_commit(),
+        "commit": commit or git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "machine": {"cpu": cpu_info(), "python": platform.python_version()},
         "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith("MONTLAB_")},
