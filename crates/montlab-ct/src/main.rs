@@ -64,22 +64,7 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
 
 /// The CRT kernels on keys of 1, 2, 9 and 16 limbs a prime, random exponents and ciphertexts.
 fn crt(kernel: &str, seed: &mut u64) {
-    let one = BigUint::from(1u8);
-    let pairs = [
-        (
-            (&one << 61u32) - 1u8,
-            BigUint::from(0xffff_ffff_ffff_ffc5u64),
-        ),
-        ((&one << 127u32) - 1u8, (&one << 107u32) - 1u8),
-        // 2^575 + 0x3335 is prime (the first above 2^575 + 12345).
-        ((&one << 521u32) - 1u8, (&one << 575u32) + 0x3335u32),
-        // RSA-2048's halves, on cios's unrolled 16-limb copy: the first primes above
-        // 2^1023 + 2^700 and 2^1024 - 2^900.
-        (
-            (&one << 1023u32) + (&one << 700u32) + 0x10du32,
-            (&one << 1024u32) - (&one << 900u32) + 0x79u32,
-        ),
-    ];
+    let pairs = montlab_core::pow::crt::prime_pairs();
     for (p, q) in pairs {
         let s = p.to_u64_digits().len();
         let below = |seed: &mut u64, m: &BigUint| {

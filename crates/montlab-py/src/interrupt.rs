@@ -13,6 +13,7 @@
 //! Signals are handled only when the call comes from Python's main thread, as everywhere in
 //! CPython; from other threads the call runs inline. A panic, inline or on the worker, becomes
 //! a `RuntimeError` naming it.
+//! [`eval!`] picks between [`inline`] and [`run`] by the estimated work.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{mpsc, Arc};
@@ -119,3 +120,22 @@ pub fn run<T: Send + 'static>(
         }
     })
 }
+
+/// Runs `$body` inline when `$work` is below `interrupt::QUICK_WORK`, else through
+/// `interrupt::run` on clones of the named values (which must be `'static` there); `$body` sees
+/// each named value as a reference in both cases.
+macro_rules! eval {
+    ($py:expr, $work:expr, ($($v:ident),*), |$stop:ident| $body:expr) => {{
+        if $work < $crate::interrupt::QUICK_WORK {
+            let $stop = ::montlab_core::Stop::never();
+            $crate::interrupt::inline(|| $body)
+        } else {
+            $(let $v = $v.clone();)*
+            $crate::interrupt::run($py, $work, move |$stop| {
+                $(let $v = &$v;)*
+                $body
+            })
+        }
+    }};
+}
+pub(crate) use eval;

@@ -430,7 +430,7 @@ impl FastModulus {
         let (x, y) = (&operand_of(&x, s, "x")?, &operand_of(&y, s, "y")?);
         let m = &self.inner;
         let work = interrupt::work(s, 2);
-        let out = residue::eval!(py, work, (m, x, y), |_stop| m.mul(x, y))?;
+        let out = interrupt::eval!(py, work, (m, x, y), |_stop| m.mul(x, y))?;
         Ok(convert::int_of(py, &out)?)
     }
 
@@ -440,22 +440,14 @@ impl FastModulus {
         let x = &fast_operand(x, s, "x")?;
         let m = &self.inner;
         let work = interrupt::work(s, 2);
-        let out = residue::eval!(py, work, (m, x), |_stop| m.sqr(x))?;
+        let out = interrupt::eval!(py, work, (m, x), |_stop| m.sqr(x))?;
         Ok(convert::int_of(py, &out)?)
     }
 
     /// The residue of `x` (any int, taken mod N): a `Residue` in Montgomery form, with
     /// operators, that stays in native memory until `int()`.
     fn __call__(&self, x: &Bound<'_, PyAny>) -> Result<residue::Residue, Error> {
-        let i = if x.is_instance_of::<PyBool>() {
-            None
-        } else if let Ok(i) = x.cast::<PyInt>() {
-            Some(i.clone())
-        } else {
-            x.extract::<Int>()?; // raises OperandTypeError for a non-integer
-            x.call_method0("__index__")?.cast_into::<PyInt>().ok()
-        };
-        let Some(i) = i else {
+        let Some(i) = residue::as_int(x)? else {
             return Err(OperandTypeError::new_err(format!(
                 "expected an integer, got {}",
                 type_name(x)

@@ -21,27 +21,8 @@ use pyo3::types::{PyBool, PyInt, PyList, PyTuple};
 
 use crate::convert;
 use crate::error::{Error, OperandTypeError};
-use crate::interrupt;
+use crate::interrupt::{self, eval};
 use crate::{exponent_limbs, pow_products, Int};
-
-/// Runs `$body` inline when `$work` is below `interrupt::QUICK_WORK`, else through
-/// `interrupt::run` on clones of the named values (which must be `'static` there); `$body` sees
-/// each named value as a reference in both cases.
-macro_rules! eval {
-    ($py:expr, $work:expr, ($($v:ident),*), |$stop:ident| $body:expr) => {{
-        if $work < $crate::interrupt::QUICK_WORK {
-            let $stop = ::montlab_core::Stop::never();
-            $crate::interrupt::inline(|| $body)
-        } else {
-            $(let $v = $v.clone();)*
-            $crate::interrupt::run($py, $work, move |$stop| {
-                $(let $v = &$v;)*
-                $body
-            })
-        }
-    }};
-}
-pub(crate) use eval;
 
 /// An element of Z/NZ in Montgomery form (see the module documentation).
 #[pyclass(frozen, module = "montlab._native", name = "Residue")]
@@ -78,7 +59,7 @@ pub(crate) fn from_int(ring: &Arc<CoreFast>, x: &Bound<'_, PyInt>) -> Result<Cor
 /// `ob` as an int for arithmetic with a residue: an int or an `__index__` object, never bool;
 /// `None` for anything else (the operator then returns `NotImplemented`). An error raised by
 /// `__index__` itself is passed on.
-fn as_int<'py>(ob: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyInt>>> {
+pub(crate) fn as_int<'py>(ob: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyInt>>> {
     if ob.is_instance_of::<PyBool>() {
         return Ok(None);
     }

@@ -199,6 +199,27 @@ fn reduce_ct(p: &MontParams, x: &[Limb]) -> Vec<Limb> {
     a
 }
 
+/// Distinct prime pairs (p, q) of one limb count each, for tests and the constant-time
+/// harness: 1 limb; 2 limbs (Mersenne primes); 9 limbs, one with a short top limb; 16 limbs
+/// (RSA-2048's halves). 2^575 + 0x3335, 2^1023 + 2^700 + 0x10d and 2^1024 - 2^900 + 0x79 are
+/// the first primes above 2^575 + 12345, 2^1023 + 2^700 and 2^1024 - 2^900 (gmpy2.next_prime).
+#[must_use]
+pub fn prime_pairs() -> [(num_bigint::BigUint, num_bigint::BigUint); 4] {
+    let one = num_bigint::BigUint::from(1u8);
+    [
+        (
+            (&one << 61u32) - 1u8,
+            num_bigint::BigUint::from(0xffff_ffff_ffff_ffc5u64),
+        ),
+        ((&one << 127u32) - 1u8, (&one << 107u32) - 1u8),
+        ((&one << 521u32) - 1u8, (&one << 575u32) + 0x3335u32),
+        (
+            (&one << 1023u32) + (&one << 700u32) + 0x10du32,
+            (&one << 1024u32) - (&one << 900u32) + 0x79u32,
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,22 +246,7 @@ mod tests {
     #[test]
     fn small_and_multi_limb_primes() {
         let one = BigUint::from(1u8);
-        let pairs = [
-            // one limb each; two limbs each (Mersenne primes); nine limbs each, one prime
-            // with a short top limb; sixteen limbs (RSA-2048's halves).
-            (
-                (&one << 61u32) - 1u8,
-                BigUint::from(0xffff_ffff_ffff_ffc5u64),
-            ),
-            ((&one << 127u32) - 1u8, (&one << 107u32) - 1u8),
-            // 2^575 + 0x3335, 2^1023 + 2^700 + 0x10d and 2^1024 - 2^900 + 0x79 are the first
-            // primes above 2^575 + 12345, 2^1023 + 2^700 and 2^1024 - 2^900 (gmpy2.next_prime).
-            ((&one << 521u32) - 1u8, (&one << 575u32) + 0x3335u32),
-            (
-                (&one << 1023u32) + (&one << 700u32) + 0x10du32,
-                (&one << 1024u32) - (&one << 900u32) + 0x79u32,
-            ),
-        ];
+        let pairs = prime_pairs();
         for (p, q) in pairs {
             let n = &p * &q;
             let bound = &one << (128 * p.to_u64_digits().len()) as u32;
