@@ -9,11 +9,15 @@ its own sign time from ``openssl speed -seconds S rsaN`` run between the rounds.
 montlab/peer per round, then their median (below 1: montlab faster).
 
     .venv/bin/python bench/rsa_crt.py --json docs/rsa-crt.json
+
+``--native-openssl`` times OpenSSL 4 built from source for this CPU (the build of
+``montlab bench --native-peers``) instead of the system's ``openssl``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import statistics
@@ -41,13 +45,26 @@ def key(rng: random.Random, bits: int) -> tuple[int, int, int, int, int, int, in
     return p * q, d, p, q, d % (p - 1), d % (q - 1), pow(q, -1, p)
 
 
-def openssl_sign_seconds(bits: int, seconds: int) -> float | None:
+def openssl_tool(native: bool) -> tuple[str, dict[str, str]]:
+    """The ``openssl`` command and its environment: the system's, or with ``native`` the one
+    ``montlab bench --native-peers`` builds (built here if missing; minutes)."""
+    if not native:
+        return "openssl", dict(os.environ)
+    from montlab.bench import native_peers
+
+    lib = native_peers.ensure(print, (native_peers.OPENSSL,))[native_peers.OPENSSL.name]
+    prefix = lib.parent.parent
+    return str(prefix / "bin" / "openssl"), dict(os.environ)  # linked statically
+
+
+def openssl_sign_seconds(tool: tuple[str, dict[str, str]], bits: int, seconds: int) -> float | None:
     """OpenSSL's own RSA sign time (s) for ``bits``, or None where it has no such test."""
     out = subprocess.run(
-        ["openssl", "speed", "-seconds", str(seconds), f"rsa{bits}"],
+        [tool[0], "speed", "-seconds", str(seconds), f"rsa{bits}"],
         capture_output=True,
         text=True,
         check=False,
+        env=tool[1],
     ).stdout
     m = re.search(rf"^rsa\s+{bits} bits\s+([0-9.]+)s", out, re.M)
     return float(m.group(1)) if m else None
@@ -63,11 +80,19 @@ def main() -> None:
     ap.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], default=SIZES)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--openssl-seconds", type=int, default=3)
+    ap.add_argument(
+        "--native-openssl",
+        action="store_true",
+        help="time OpenSSL 4 built from source for this CPU instead of the system's",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    version = subprocess.run(["openssl", "version"], capture_output=True, text=True).stdout
+    tool = openssl_tool(args.native_openssl)
+    version = subprocess.run(
+        [tool[0], "version"], capture_output=True, text=True, env=tool[1], check=False
+    ).stdout
     rows: list[dict[str, Any]] = []
     for bits in args.sizes:
         times: dict[str, list[float]] = {"sec": [], "vartime": [], "gmpy2": [], "openssl": []}
@@ -90,7 +115,7 @@ def main() -> None:
             for name, call in calls.items():
                 assert int(call()) == want, f"{name}: wrong result at {bits} bits"  # type: ignore[call-overload]
                 times[name].append(best(call))
-            sign = openssl_sign_seconds(bits, args.openssl_seconds)
+            sign = openssl_sign_seconds(tool, bits, args.openssl_seconds)
             if sign is not None:
                 times["openssl"].append(sign)
         row: dict[str, Any] = {"bits": bits}

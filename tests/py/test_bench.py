@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from montlab.bench import OPS, PEERS, make_config, run_bench
+from montlab.bench import DEFAULT_OPS, PEERS, make_config, run_bench
 from montlab.bench import impls as bench_impls
 from montlab.bench import openssl as bench_openssl
 from montlab.bench.core import BenchConfig, BenchReport, Oracle, make_case, predict
@@ -42,17 +42,17 @@ def run_cli(*args: str) -> tuple[int, str, str]:
 
 def test_quick_run_structure() -> None:
     cfg = small(sizes=["256,128"], peers=["python", "gmpy2"])
-    assert cfg.sizes == (128, 256) and cfg.ops == OPS
+    assert cfg.sizes == (128, 256) and cfg.ops == DEFAULT_OPS
     report = run_bench(cfg)
     assert not report.errors()
-    for op in OPS:
+    for op in DEFAULT_OPS:
         for bits in cfg.sizes:
             for name in ("montlab", "python", "gmpy2"):
                 m = report.get(op, bits, name)
                 assert m is not None and m.status == "ok", (op, bits, name, m)
                 assert m.median is not None and m.median > 0 and m.reps >= 1
             assert report.ratio(op, bits, "gmpy2") is not None
-    assert {b.op for b in report.blocks} == set(OPS)
+    assert {b.op for b in report.blocks} == set(DEFAULT_OPS)
     assert all(b.rounds == 1 and b.oracle for b in report.blocks)
     batch = report.get("batch", 256, "montlab")
     assert batch is not None and batch.per_call == cfg.batch
@@ -91,7 +91,7 @@ def test_wrong_result_is_an_error_not_a_figure(monkeypatch: pytest.MonkeyPatch) 
     cfg = small(sizes=["256"], peers=["wrong"])
     report = run_bench(cfg)
     errors = report.errors()
-    assert {(m.op, m.impl) for m in errors} == {(op, "wrong") for op in OPS}
+    assert {(m.op, m.impl) for m in errors} == {(op, "wrong") for op in DEFAULT_OPS}
     for m in errors:
         assert "wrong result" in m.note and m.samples == [] and m.median is None
         assert report.ratio(m.op, m.bits, "wrong") is None
@@ -160,10 +160,10 @@ def test_cli_writes_json_plot_and_markdown(tmp_path: Path) -> None:
     assert "commit" in data["machine"] and data["machine"]["native_build"]["rustc"]
     assert data["errors"] == []
     res = {(r["op"], r["bits"], r["impl"]): r for r in data["results"]}
-    for op in OPS:
+    for op in DEFAULT_OPS:
         assert res[(op, 256, "montlab")]["median_s"] > 0
     assert {(r["op"], r["bits"]) for r in data["ratios"] if r["peer"] == "python"} == {
-        (op, bits) for op in OPS for bits in (128, 256)
+        (op, bits) for op in DEFAULT_OPS for bits in (128, 256)
     }
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = md.read_text()

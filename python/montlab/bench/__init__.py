@@ -9,7 +9,11 @@ faster) for three operations:
   Montgomery form; OpenSSL: ``BN_mod_mul_montgomery``, also in Montgomery form);
 * ``modexp``: one modular exponentiation with a full-size exponent (``montlab.powm``);
 * ``batch``: modexp throughput over a batch of bases sharing one exponent (montlab's
-  ``pow_many`` when the native module has one, single calls otherwise; peers: single calls).
+  ``pow_many`` when the native module has one, single calls otherwise; peers: single calls);
+* ``modexp_sec`` (only when asked for): one constant-time modexp (montlab's ``pow_sec``).
+
+``--native-peers`` adds GMP 6.3 and OpenSSL 4 built from source for this CPU
+(:mod:`~montlab.bench.native_peers`; cached outside the repository, minutes the first time).
 
 Every result is checked against Python's arithmetic (``gmpy2.powmod`` for modexp above
 :data:`~montlab.bench.core.POW_ORACLE_MAX_BITS` bits) before its timing counts; a wrong result
@@ -29,9 +33,12 @@ from montlab.bench.core import (
     make_config,
     run_bench,
 )
-from montlab.bench.impls import OPS, PEERS
+from montlab.bench.impls import DEFAULT_OPS, DEFAULT_PEERS, NATIVE_PEERS, OPS, PEERS
 
 __all__ = [
+    "DEFAULT_OPS",
+    "DEFAULT_PEERS",
+    "NATIVE_PEERS",
     "DEFAULT_SIZES",
     "QUICK_SIZES",
     "OPS",

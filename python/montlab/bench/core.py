@@ -48,6 +48,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from montlab.bench.impls import (
+    DEFAULT_OPS,
+    DEFAULT_PEERS,
+    NATIVE_PEERS,
     OPS,
     PEERS,
     Bound,
@@ -72,7 +75,7 @@ WARM_SAMPLE_S = 0.5
 #: /proc/cpuinfo flags worth recording for big-integer arithmetic.
 CPU_FLAGS = ("bmi2", "adx", "avx2", "avx512f", "avx512ifma", "avx512vl")
 #: Growth exponent (time ~ bits^k) assumed when only one smaller size has been measured.
-DEFAULT_GROWTH = {"modmul": 2.0, "modexp": 3.0, "batch": 3.0}
+DEFAULT_GROWTH = {"modmul": 2.0, "modexp": 3.0, "batch": 3.0, "modexp_sec": 3.0}
 
 
 @dataclass(frozen=True)
@@ -100,8 +103,8 @@ class BenchConfig:
     """A validated benchmark configuration (build it with :func:`make_config`)."""
 
     sizes: tuple[int, ...] = DEFAULT_SIZES
-    peers: tuple[str, ...] = tuple(PEERS)
-    ops: tuple[str, ...] = OPS
+    peers: tuple[str, ...] = DEFAULT_PEERS
+    ops: tuple[str, ...] = DEFAULT_OPS
     timing: Timing = DEFAULT_TIMING
     batch: int = field(default_factory=default_batch)
     seed: int = 0
@@ -168,6 +171,14 @@ def parse_names(texts: Iterable[str], allowed: Sequence[str], option: str) -> tu
     return tuple(n for n in allowed if n in names)
 
 
+def _peers(peers: Iterable[str] | None, native: bool) -> tuple[str, ...]:
+    """The peers named (default: :data:`DEFAULT_PEERS`), plus the native builds if asked."""
+    chosen = DEFAULT_PEERS if peers is None else parse_names(peers, tuple(PEERS), "--peers")
+    if native:
+        chosen = tuple(p for p in PEERS if p in chosen or p in NATIVE_PEERS)
+    return chosen
+
+
 def make_config(
     sizes: Iterable[str] = (),
     peers: Iterable[str] | None = None,
@@ -180,11 +191,13 @@ def make_config(
     batch: int | None = None,
     seed: int = 0,
     quick: bool = False,
+    native_peers: bool = False,
 ) -> BenchConfig:
     """A :class:`BenchConfig` from command-line style values (None or empty: the default).
 
     ``quick`` switches the defaults to :data:`QUICK_SIZES` and :data:`QUICK_TIMING`; explicit
-    values still win. ``peers=None`` means every peer; an empty list means none.
+    values still win. ``peers=None`` means the default peers (every one but the native builds);
+    an empty list means none; ``native_peers`` adds GMP and OpenSSL built for this CPU.
     """
     sizes = list(sizes)
     base = QUICK_TIMING if quick else DEFAULT_TIMING
@@ -212,8 +225,8 @@ def make_config(
         raise ParameterError(f"--batch must be >= 1, got {nbatch}")
     return BenchConfig(
         sizes=parse_sizes(sizes) if sizes else (QUICK_SIZES if quick else DEFAULT_SIZES),
-        peers=tuple(PEERS) if peers is None else parse_names(peers, tuple(PEERS), "--peers"),
-        ops=parse_names(ops, OPS, "--ops") if ops else OPS,
+        peers=_peers(peers, native_peers),
+        ops=parse_names(ops, OPS, "--ops") if ops else DEFAULT_OPS,
         timing=timing,
         batch=nbatch,
         seed=seed,
@@ -365,7 +378,7 @@ class Oracle:
     def expected(self, case: Case) -> int | list[int]:
         if case.op == "modmul":
             return case.a * case.b % case.n
-        if case.op == "modexp":
+        if case.op in ("modexp", "modexp_sec"):
             return self._powm(case.a, case.e, case.n)
         return [self._powm(x, case.e, case.n) for x in case.bases]
 

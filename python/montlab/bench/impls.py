@@ -20,6 +20,13 @@ python     ``a*b % n``                 ``pow(b, e, n)``             ``pow(b, e, 
 openssl    ``BN_mod_mul_montgomery``   ``BN_mod_exp_mont``          ``BN_mod_exp_mont``
 =========  ==========================  ===========================  ==============================
 
+``modexp_sec`` (not run by default) is the constant-time exponentiation: montlab
+``FastModulus(n).pow_sec``, gmpy2 ``powmod_sec``, OpenSSL ``BN_mod_exp_mont_consttime``, GMP
+``mpz_powm_sec``; FLINT and Python have none. ``gmp-native`` and ``openssl-native`` are GMP 6.3
+and OpenSSL 4 built for this CPU (:mod:`montlab.bench.native_peers`), run only when asked for:
+GMP's ``mpz_powm`` / ``mpz_powm_sec`` by ctypes (no modmul: one ctypes call would cost as much
+as the product), OpenSSL's functions as for ``openssl``.
+
 OpenSSL's modmul takes operands already in Montgomery form (as OpenSSL's own callers do) and its
 modexp gets no precomputed ``BN_MONT_CTX``, so that it, like ``montlab.powm`` and
 ``gmpy2.powmod``, pays its per-modulus setup in every call.
@@ -28,14 +35,17 @@ modexp gets no precomputed ``BN_MONT_CTX``, so that it, like ``montlab.powm`` an
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
 
-from montlab.bench import openssl
+from montlab.bench import gmp, native_peers, openssl
 from montlab.bench.native import NativeAdapter
 
-OPS = ("modmul", "modexp", "batch")
+#: Every operation; :data:`DEFAULT_OPS` run unless ``--ops`` says otherwise.
+OPS = ("modmul", "modexp", "batch", "modexp_sec")
+DEFAULT_OPS = ("modmul", "modexp", "batch")
 
 
 class Unavailable(Exception):
@@ -106,6 +116,9 @@ def load_montlab() -> tuple[Impl, Impl]:
             return Bound(call, read, detail)
         if case.op == "modexp":
             return Bound(partial(montlab.powm, case.a, case.e, case.n), int, "montlab.powm")
+        if case.op == "modexp_sec":
+            fast, a, e, n = montlab.FastModulus, case.a, case.e, case.n
+            return Bound(lambda: fast(n).pow_sec(a, e), int, "FastModulus(n).pow_sec")
         many = adapter.pow_many(case.n, case.bases, case.e)
         if many is not None:
             call, read_many, detail = many
@@ -141,6 +154,8 @@ def load_python() -> Impl:
             return Bound(lambda: a * b % n, int, "a*b % n")
         if case.op == "modexp":
             return Bound(partial(pow, case.a, e, n), int, "pow(b, e, n)")
+        if case.op == "modexp_sec":
+            raise Unsupported("no constant-time exponentiation")
         call = partial(_batch_singles, pow, list(case.bases), e, n)
         return Bound(call, _ints, "pow(b, e, n) single calls", per_call=len(case.bases))
 
@@ -161,6 +176,10 @@ def load_gmpy2() -> Impl:
             return Bound(lambda: a * b % n, int, "mpz a*b % n")
         if case.op == "modexp":
             return Bound(partial(gmpy2.powmod, mpz(case.a), e, n), int, "gmpy2.powmod")
+        if case.op == "modexp_sec":
+            if not hasattr(gmpy2, "powmod_sec"):
+                raise Unsupported("this gmpy2 has no powmod_sec")
+            return Bound(partial(gmpy2.powmod_sec, mpz(case.a), e, n), int, "gmpy2.powmod_sec")
         bases = [mpz(x) for x in case.bases]
         call = partial(_batch_singles, gmpy2.powmod, bases, e, n)
         return Bound(call, _ints, "gmpy2.powmod single calls", per_call=len(bases))
@@ -186,6 +205,8 @@ def load_flint() -> Impl:
             return Bound(lambda: a * b, int, "fmpz_mod_ctx product")
         if case.op == "modexp":
             return Bound(partial(pow, fmpz(case.a), e, n), int, "pow(fmpz, fmpz, fmpz)")
+        if case.op == "modexp_sec":
+            raise Unsupported("no constant-time exponentiation")
         bases = [fmpz(x) for x in case.bases]
         call = partial(_batch_singles, pow, bases, e, n)
         return Bound(call, _ints, "pow(fmpz, fmpz, fmpz) single calls", per_call=len(bases))
@@ -199,6 +220,11 @@ def load_openssl() -> Impl:
         lib = openssl.load()
     except openssl.Unavailable as exc:
         raise Unavailable(str(exc)) from None
+    return _openssl_impl("openssl", lib)
+
+
+def _openssl_impl(name: str, lib: openssl.LibCrypto) -> Impl:
+    """The ``openssl`` implementation on ``lib`` (the system's or the native build)."""
 
     def bind(case: Case) -> Bound:
         s = lib.arena()
@@ -223,11 +249,10 @@ def load_openssl() -> Impl:
                 close=s.close,
             )
         e = s.bn(case.e)
-        if case.op == "modexp":
-            call = partial(fn["BN_mod_exp_mont"], r, s.bn(case.a), e, n, s.ctx, None)
-            return Bound(
-                call, lambda st: _status(st) or s.to_int(r), "BN_mod_exp_mont", close=s.close
-            )
+        if case.op in ("modexp", "modexp_sec"):
+            what = "BN_mod_exp_mont" if case.op == "modexp" else "BN_mod_exp_mont_consttime"
+            call = partial(fn[what], r, s.bn(case.a), e, n, s.ctx, None)
+            return Bound(call, lambda st: _status(st) or s.to_int(r), what, close=s.close)
         outs = [s.new() for _ in case.bases]
         calls = [
             partial(fn["BN_mod_exp_mont"], o, s.bn(x), e, n, s.ctx, None)
@@ -244,7 +269,7 @@ def load_openssl() -> Impl:
 
         return Bound(batch, read, "BN_mod_exp_mont single calls", per_call=len(outs), close=s.close)
 
-    return Impl("openssl", lib.version, bind, {"path": lib.path})
+    return Impl(name, lib.version, bind, {"path": lib.path})
 
 
 def _status(st: Any) -> int:
@@ -254,10 +279,80 @@ def _status(st: Any) -> int:
     return 0
 
 
+def load_openssl_native() -> Impl:
+    """OpenSSL 4 built for this CPU (built on first use: minutes)."""
+    path = _native_library(native_peers.OPENSSL)
+    try:
+        lib = openssl.LibCrypto(openssl.ctypes.CDLL(str(path)), str(path))
+    except (OSError, openssl.Unavailable) as exc:
+        raise Unavailable(f"cannot load {path}: {exc}") from None
+    return _openssl_impl("openssl-native", lib)
+
+
+def load_gmp_native() -> Impl:
+    """GMP 6.3 built for this CPU (built on first use: minutes), by ctypes."""
+    path = _native_library(native_peers.GMP)
+    try:
+        lib = gmp.load(str(path))
+    except gmp.Unavailable as exc:
+        raise Unavailable(str(exc)) from None
+
+    def bind(case: Case) -> Bound:
+        if case.op == "modmul":
+            raise Unsupported("one ctypes call costs as much as the product (see gmpy2)")
+        z = lib.arena()
+        try:
+            return _bind_gmp(z, case)
+        except BaseException:
+            z.close()
+            raise
+
+    def _bind_gmp(z: gmp.Arena, case: Case) -> Bound:
+        n, e, r = z.mpz(case.n), z.mpz(case.e), z.new()
+        what = "__gmpz_powm_sec" if case.op == "modexp_sec" else "__gmpz_powm"
+        f = lib.fn[what]
+        if case.op in ("modexp", "modexp_sec"):
+            a = z.mpz(case.a)
+            call = partial(f, r, a, e, n)
+            return Bound(call, lambda _: z.to_int(r), what.lstrip("_"), close=z.close)
+        outs = [z.new() for _ in case.bases]
+        calls = [partial(f, o, z.mpz(x), e, n) for o, x in zip(outs, case.bases)]
+
+        def batch() -> list[object]:
+            return [c() for c in calls]
+
+        return Bound(
+            batch,
+            lambda _: [z.to_int(o) for o in outs],
+            "gmpz_powm single calls",
+            per_call=len(outs),
+            close=z.close,
+        )
+
+    return Impl("gmp-native", lib.version, bind, {"path": str(path)})
+
+
+def _native_library(src: native_peers.Source) -> Any:
+    """The built library of ``src``, building it first if needed (steps shown on stderr)."""
+
+    def say(text: str) -> None:
+        print(f"montlab bench: {text}", file=sys.stderr, flush=True)
+
+    try:
+        return native_peers.ensure(say, (src,))[src.name]
+    except native_peers.BuildError as exc:
+        raise Unavailable(str(exc)) from None
+
+
 #: The peers by name, in report order. Tests add implementations here.
 PEERS: dict[str, Callable[[], Impl]] = {
     "gmpy2": load_gmpy2,
     "flint": load_flint,
     "python": load_python,
     "openssl": load_openssl,
+    "gmp-native": load_gmp_native,
+    "openssl-native": load_openssl_native,
 }
+#: The peers run by default; the native builds only when asked for (``--native-peers``).
+DEFAULT_PEERS = ("gmpy2", "flint", "python", "openssl")
+NATIVE_PEERS = ("gmp-native", "openssl-native")

@@ -71,6 +71,7 @@ class NativeAdapter:
             "modmul": f"_native.{self.mul_type.__name__}.mul",
             "modexp": "montlab.powm",
             "batch": self.batch_label(),
+            "modexp_sec": "montlab.FastModulus(n).pow_sec",
         }
 
     def batch_label(self) -> str:

@@ -38,6 +38,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "BN_from_montgomery": (_INT, [_P, _P, _P, _P]),
     "BN_mod_mul_montgomery": (_INT, [_P, _P, _P, _P, _P]),
     "BN_mod_exp_mont": (_INT, [_P, _P, _P, _P, _P, _P]),
+    "BN_mod_exp_mont_consttime": (_INT, [_P, _P, _P, _P, _P, _P]),
 }
 
 

@@ -23,6 +23,7 @@ OP_TITLES = {
     "modmul": "one modular multiplication",
     "modexp": "one modexp, full-size exponent",
     "batch": "batch modexp, time per modexp",
+    "modexp_sec": "one constant-time modexp, full-size exponent",
 }
 
 

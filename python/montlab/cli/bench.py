@@ -29,10 +29,20 @@ from montlab.errors import MontlabError
     "--peers",
     multiple=True,
     metavar="NAME[,NAME...]",
-    help="Peers among gmpy2, flint, python, openssl [default: all; '' for none].",
+    help="Peers among gmpy2, flint, python, openssl, gmp-native, openssl-native "
+    "[default: the first four; '' for none].",
 )
 @click.option(
-    "--ops", multiple=True, metavar="OP[,OP...]", help="modmul, modexp, batch [default: all]."
+    "--native-peers",
+    is_flag=True,
+    help="Also GMP 6.3 and OpenSSL 4 built from source for this CPU (cached in "
+    "~/.cache/montlab/peers or $MONTLAB_PEER_CACHE; the first build takes minutes).",
+)
+@click.option(
+    "--ops",
+    multiple=True,
+    metavar="OP[,OP...]",
+    help="modmul, modexp, batch, modexp_sec [default: the first three].",
 )
 @click.option("--rounds", type=int, default=None, help="Interleaved rounds [default: 7; quick 3].")
 @click.option(
@@ -72,6 +82,7 @@ from montlab.errors import MontlabError
 def bench(
     sizes: tuple[str, ...],
     peers: tuple[str, ...],
+    native_peers: bool,
     ops: tuple[str, ...],
     rounds: int | None,
     min_rounds: int | None,
@@ -85,7 +96,8 @@ def bench(
     plot_path: str | None,
     md_path: str | None,
 ) -> None:
-    """Time montlab against gmpy2, python-flint, Python and OpenSSL, side by side."""
+    """Time montlab against gmpy2, python-flint, Python and OpenSSL (and, with
+    --native-peers, GMP and OpenSSL built for this CPU), side by side."""
     from montlab.bench import make_config
     from montlab.bench.output import (
         markdown,
@@ -109,6 +121,7 @@ def bench(
         batch=batch,
         seed=seed,
         quick=quick,
+        native_peers=native_peers,
     )
     report = run_with_progress(config, Console(stderr=True))
     if json_path == "-":
