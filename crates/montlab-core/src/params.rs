@@ -198,6 +198,8 @@ impl MontParams {
     /// `out = x R mod N` for `x < N` (exactly `s` limbs; `t` as for
     /// [`cios::mont_mul_into`]): a product with R^2 mod N once that is built, else one
     /// division of x R, which costs no more than the product and spares building R^2 mod N.
+    /// The division's corrections branch on x: the constant-time paths (`pow::fixed`,
+    /// `pow::crt`) multiply by R^2 mod N instead and never call this.
     pub fn to_mont_into(&self, x: &[Limb], out: &mut [Limb], t: &mut [Limb]) {
         if let Some(r2) = self.r2_mod_n.get() {
             cios::mont_mul_into(self, x, r2, out, t);

@@ -18,8 +18,9 @@
 //! squarings), [`pow_vartime_with`] takes any kernel, spectral ones included.
 //!
 //! `_vartime`: the sequence of squarings and multiplications and the table index follow the
-//! exponent bits, so timing and memory access leak the exponent. Do not use it with secret
-//! exponents. Left out: constant-time fixed windows, exponent recoding, and CRT.
+//! exponent bits, so timing and memory access leak the exponent; the word-level base
+//! conversion (a division while R^2 mod N is not built) branches on the base. Do not use it
+//! with secret exponents or bases. Left out: constant-time fixed windows, exponent recoding, and CRT.
 
 use crate::error::MontError;
 use crate::limb::{self, Limb};
