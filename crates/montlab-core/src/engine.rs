@@ -94,10 +94,11 @@ pub const MAX_BITS: u64 = 64 * crate::spectral::ntt_redc::MAX_LEN as u64;
 pub const SPECTRAL_MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u64;
 
 /// Exponent bits (summed over the calls on one modulus) that run without building `spectral`.
-/// Its setup (the half-gcd inverse) pays back after about 32 exponent bits from 2^14 to 2^17
-/// bits of N (`bench/short_pow.py`, `docs/short-pow.json`: one-shot calls on the word level,
-/// `ntt_redc` and `spectral`, no IFMA); 64 lets a few e = 65537 calls run before it is built, at
-/// most about twice the better choice made in hindsight. At 2^20 bits and up `ntt_redc`, whose
+/// Its setup (the half-gcd inverse) makes a one-shot call with 32 to 64 exponent bits about as
+/// costly as on `ntt_redc` (0.6 to 1.6 times its time from 2^13 to 2^17 bits of N:
+/// `bench/short_pow.py`, `docs/short-pow.json`, one-shot calls on the word level, `ntt_redc` and
+/// `spectral`, no IFMA); 64 lets a few e = 65537 calls run before it is built, at most about
+/// twice the better choice made in hindsight. At 2^20 bits and up `ntt_redc`, whose
 /// six transforms per step run in parallel, wins longer exponents too on two cores, and
 /// `spectral` is still built past this budget.
 pub const SHORT_POW_BITS: u64 = 64;
