@@ -204,6 +204,27 @@ def test_one_shot_powm_at_ntt_redc_sizes(rng: random.Random) -> None:
         assert native.powm(b, 65537, n) == m.pow(b, 65537) == pow(b, 65537, n)
 
 
+def test_short_exponents_just_above_a_power_of_two_stay_word_level(rng: random.Random) -> None:
+    """The generic table: from ntt_redc_pow_bits to twice it (and below 2^16 bits), a modulus
+    that fills less than 0.7 of ntt_redc's transform (40960 bits: 640 of 1024 limbs) keeps short
+    exponents on the word level; long ones still build spectral; 49152 bits (fill 0.75) and up
+    run on ntt_redc."""
+    cut = native.thresholds()["ntt_redc_pow_bits"]
+    for bits in (cut * 5 // 4, cut * 3 // 2, cut + 1, cut * 2 + 1):
+        if bits < native.thresholds()["spectral_pow_bits"]:
+            continue
+        limbs = -(-bits // 64)
+        fill = limbs / (1 << (limbs - 1).bit_length())  # limbs over the transform length
+        word = bits < 2 * cut and bits < 1 << 16 and fill < 0.7
+        n = random_modulus(rng, bits)
+        m = FastModulus(n)
+        assert m.pow_kernel_for(65537) in (("cios", "amm") if word else ("ntt_redc",)), bits
+        assert m.pow_kernel_for(1 << 200) == "spectral"
+        for b in (rng.randrange(n), n - 1):
+            assert m.pow(b, 65537) == pow(b, 65537, n), hexdump(N=n, b=b)
+            assert native.powm(b, 65537, n) == pow(b, 65537, n), hexdump(N=n, b=b)
+
+
 def test_pow_sec_runs_to_a_stated_exponent_length(rng: random.Random) -> None:
     n = random_modulus(rng, 1024)
     m = FastModulus(n)

@@ -12,7 +12,8 @@
 //! Short exponentiations do not build `spectral`, whose half-gcd inverse would cost more than the
 //! exponentiation itself: until the exponent bits run on a modulus of a spectral size add up
 //! to [`SHORT_POW_BITS`], `pow` runs on `ntt_redc` (R = 2^l, [`NttRedcParams`], a 2-adic setup)
-//! from the table's `ntt_redc_pow_bits`, and on the word-level kernel below it. Past that total,
+//! from the table's `ntt_redc_pow_bits`, and on the word-level kernel below it and where N
+//! would leave `ntt_redc`'s transform mostly empty ([`NTT_REDC_MIN_FILL`]). Past that total,
 //! `spectral` is built and used (its setup then pays back).
 //!
 //! When the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and
@@ -102,6 +103,19 @@ pub const SPECTRAL_MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u6
 /// six transforms per step run in parallel, wins longer exponents too on two cores, and
 /// `spectral` is still built past this budget.
 pub const SHORT_POW_BITS: u64 = 64;
+
+/// Least fill (limbs of N over `ntt_redc`'s transform length, a fraction) at which a short
+/// exponentiation below twice `ntt_redc_pow_bits` runs on `ntt_redc`. Just above a power of two
+/// the transform is half empty: one-shot calls with up to 64 exponent bits then run 1.4–2.7
+/// times faster on the word level (32769 and 40960 bits, fill 0.50 and 0.63), and are mixed at
+/// 49152 bits (fill 0.75: `ntt_redc` takes 0.82–1.76 times the word level's time;
+/// `bench/short_pow.py`, `docs/short-pow.json`, MULX/ADX rows). Long
+/// exponentiations amortize the transforms and are not affected.
+pub const NTT_REDC_MIN_FILL: (usize, usize) = (7, 10);
+
+/// The sizes [`NTT_REDC_MIN_FILL`] was measured on end here (2^16 bits, no IFMA); larger moduli
+/// follow `ntt_redc_pow_bits` alone (the quadratic word level falls behind fast above).
+pub const NTT_REDC_FILL_MAX_BITS: u64 = 1 << 16;
 
 /// Size cut-overs between the kernels, in bits of N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -412,7 +426,7 @@ impl FastModulus {
             None => {
                 let spent = self.short_bits.load(Ordering::Relaxed);
                 if spent.saturating_add(exp_bits) <= SHORT_POW_BITS {
-                    self.short_kernel()
+                    self.short_exp_kernel()
                 } else {
                     Kernel::Spectral
                 }
@@ -428,6 +442,23 @@ impl FastModulus {
         } else {
             Kernel::Word
         }
+    }
+
+    /// The kernel of a short exponentiation (within [`SHORT_POW_BITS`]): [`Self::short_kernel`],
+    /// except that below twice `ntt_redc_pow_bits` and below [`NTT_REDC_FILL_MAX_BITS`], a
+    /// modulus that would fill less than [`NTT_REDC_MIN_FILL`] of `ntt_redc`'s transform stays on
+    /// the word level.
+    fn short_exp_kernel(&self) -> Kernel {
+        let (t, bits) = (self.thresholds.ntt_redc_pow_bits, self.bits());
+        let s = self.modulus.limbs();
+        let (fill_num, fill_den) = NTT_REDC_MIN_FILL;
+        if bits < t.saturating_mul(2)
+            && bits < NTT_REDC_FILL_MAX_BITS
+            && s * fill_den < fill_num * s.next_power_of_two()
+        {
+            return Kernel::Word;
+        }
+        self.short_kernel()
     }
 
     /// The kernel this exponentiation runs on ([`FastModulus::pow_kernel_for`]): reserves its
@@ -449,7 +480,7 @@ impl FastModulus {
                 })
                 .is_ok();
             if reserved {
-                return self.short_kernel();
+                return self.short_exp_kernel();
             }
         }
         self.pow_kernel()
@@ -873,9 +904,9 @@ mod tests {
             spectral_pow_bits: 64,
             ntt_redc_pow_bits: 32768,
         };
-        // 513 limbs: above ntt_redc_pow_bits, transform length 1024.
+        // 769 limbs: above ntt_redc_pow_bits, transform length 1024, fill 0.75.
         let mut next = crate::bigarith::tests::rng(17);
-        let mut n: Vec<u64> = (0..513).map(|_| next()).collect();
+        let mut n: Vec<u64> = (0..769).map(|_| next()).collect();
         n[0] |= 1;
         let x: Vec<u64> = n.iter().map(|&l| l >> 1).collect();
         let m = FastModulus::with_thresholds(&n, t).unwrap();
@@ -904,6 +935,35 @@ mod tests {
         // ones run word-level.
         let m = FastModulus::with_thresholds(&n, t).unwrap();
         assert_eq!(m.pow_kernel_for(65), Kernel::Spectral);
+        // 513 and 716 limbs (fill 0.50 and 0.70) keep short exponents on the word level, 717
+        // do not; twice ntt_redc_pow_bits and up, any fill runs on ntt_redc.
+        for (limbs, want) in [(513, Kernel::Word), (716, Kernel::Word), (717, short)] {
+            let m = FastModulus::with_thresholds(&n[..limbs], t).unwrap();
+            assert_eq!(m.pow_kernel_for(17), want, "{limbs} limbs");
+        }
+        let m = FastModulus::with_thresholds(&n[..513], t).unwrap();
+        let want513 = big(&x[..513]).modpow(&big(&e17), &big(&n[..513]));
+        assert_eq!(big(&m.pow(&x[..513], &e17).unwrap()), want513);
+        assert!(m.spectral.get().is_none() && m.ntt_redc.get().is_none());
+        assert_eq!(m.pow_kernel_for(65), Kernel::Spectral);
+        let t2 = Thresholds {
+            ntt_redc_pow_bits: 16384,
+            ..t
+        };
+        let m = FastModulus::with_thresholds(&n[..513], t2).unwrap();
+        assert_eq!(m.pow_kernel_for(17), short, "513 limbs >= 2 x 16384 bits");
+        // From NTT_REDC_FILL_MAX_BITS the fill is not looked at: 1025 limbs fill 0.5 of 2048.
+        let t3 = Thresholds {
+            ntt_redc_pow_bits: 40000,
+            ..t
+        };
+        let wide: Vec<u64> = (0..1025).map(|i| next() | u64::from(i == 0)).collect();
+        let m = FastModulus::with_thresholds(&wide, t3).unwrap();
+        assert_eq!(
+            m.pow_kernel_for(17),
+            short,
+            "1025 limbs >= NTT_REDC_FILL_MAX_BITS"
+        );
         let m = FastModulus::with_thresholds(&n[..100], t).unwrap();
         assert_eq!(m.pow_kernel_for(17), Kernel::Word);
         assert!(m.spectral.get().is_none());
