@@ -7,6 +7,7 @@
 mod common;
 
 use common::{big, edge_moduli, edge_operands, hexdump, limbs, oracle_pow, strip, Rng};
+use montlab_core::engine::{NTT_REDC_FILL_MAX_BITS, NTT_REDC_MIN_FILL};
 use montlab_core::{FastModulus, Kernel, MontError, Thresholds};
 use num_bigint::BigUint;
 use num_traits::One;
@@ -63,6 +64,22 @@ fn modulus_of(rng: &mut Rng, bits: u64) -> BigUint {
     x | (BigUint::one() << (bits - 1)) | BigUint::one()
 }
 
+/// The kernel a short exponentiation on a fresh `bits`-bit modulus runs on under `t`: the word
+/// level below `spectral_pow_bits` or `ntt_redc_pow_bits`, and where N would fill less than
+/// `NTT_REDC_MIN_FILL` of ntt_redc's transform below twice the cut and 2^16 bits.
+fn short_kernel(t: &Thresholds, bits: u64) -> Kernel {
+    let s = bits.div_ceil(64) as usize;
+    let (num, den) = NTT_REDC_MIN_FILL;
+    let sparse = bits < 2 * t.ntt_redc_pow_bits
+        && bits < NTT_REDC_FILL_MAX_BITS
+        && s * den < num * s.next_power_of_two();
+    if bits < t.spectral_pow_bits || bits < t.ntt_redc_pow_bits || sparse {
+        Kernel::Word
+    } else {
+        Kernel::NttRedc
+    }
+}
+
 #[test]
 fn both_sides_of_the_generic_thresholds() {
     let seed = common::seed("engine::generic_thresholds");
@@ -80,11 +97,7 @@ fn both_sides_of_the_generic_thresholds() {
                 }
             };
             // A fresh 64-bit exponent: short, so ntt_redc or the word level, spectral not built.
-            let short = if bits < t.spectral_pow_bits || bits < t.ntt_redc_pow_bits {
-                Kernel::Word
-            } else {
-                Kernel::NttRedc
-            };
+            let short = short_kernel(&t, bits);
             assert_eq!(m.pow_kernel_for(64), short);
             let (x, e) = (rng.below(&n), BigUint::from(rng.next_u64()));
             check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
@@ -97,12 +110,7 @@ fn both_sides_of_the_generic_thresholds() {
     for bits in [cut - 1, cut, cut + 1] {
         let n = modulus_of(&mut rng, bits);
         let m = FastModulus::new(&limbs(&n)).unwrap();
-        let want = if bits >= cut && bits >= t.spectral_pow_bits {
-            Kernel::NttRedc
-        } else {
-            Kernel::Word
-        };
-        assert_eq!(m.pow_kernel_for(17), want, "bits={bits}");
+        assert_eq!(m.pow_kernel_for(17), short_kernel(&t, bits), "bits={bits}");
         let x = rng.below(&n);
         let e = BigUint::from(65_537u32);
         let got = m.pow(&limbs(&x), &limbs(&e)).unwrap();
