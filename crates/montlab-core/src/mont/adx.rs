@@ -161,138 +161,94 @@ impl Adx {
     }
 }
 
+/// One MULX/ADX row over `len` limbs: `len mod 4` single steps, then unrolled groups of four.
+/// Per limb: MULX the product, ADOX its low word onto the previous high word (the product's
+/// own carry chain, OF), then `$neg` (nothing, or NOT, which leaves the flags alone), then ADCX
+/// onto r's limb (CF). `$start` sets up CF; `$end` turns the last high word, OF and CF into the
+/// returned limb. The loop control (`lea`/`jrcxz`/`jmp`) leaves both flags alone.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_asm {
+    ($r:expr, $a:expr, $v:expr, $len:expr, start: $start:literal, neg: $neg:literal, end: $end:literal) => {{
+        let out: Limb;
+        core::arch::asm!(
+            "xor r10d, r10d",
+            $start,
+            "2:",
+            "jrcxz 3f",
+            "mulx r9, r8, qword ptr [rsi]",
+            "adox r8, r10",
+            $neg,
+            "adcx r8, qword ptr [rdi]",
+            "mov qword ptr [rdi], r8",
+            "mov r10, r9",
+            "lea rsi, [rsi + 8]",
+            "lea rdi, [rdi + 8]",
+            "lea rcx, [rcx - 1]",
+            "jmp 2b",
+            "3:",
+            "mov rcx, r11",
+            "4:",
+            "jrcxz 5f",
+            "mulx r9, r8, qword ptr [rsi]",
+            "adox r8, r10",
+            $neg,
+            "adcx r8, qword ptr [rdi]",
+            "mov qword ptr [rdi], r8",
+            "mulx r10, r8, qword ptr [rsi + 8]",
+            "adox r8, r9",
+            $neg,
+            "adcx r8, qword ptr [rdi + 8]",
+            "mov qword ptr [rdi + 8], r8",
+            "mulx r9, r8, qword ptr [rsi + 16]",
+            "adox r8, r10",
+            $neg,
+            "adcx r8, qword ptr [rdi + 16]",
+            "mov qword ptr [rdi + 16], r8",
+            "mulx r10, r8, qword ptr [rsi + 24]",
+            "adox r8, r9",
+            $neg,
+            "adcx r8, qword ptr [rdi + 24]",
+            "mov qword ptr [rdi + 24], r8",
+            "lea rsi, [rsi + 32]",
+            "lea rdi, [rdi + 32]",
+            "lea rcx, [rcx - 1]",
+            "jmp 4b",
+            "5:",
+            "mov r8, 0",
+            "adox r10, r8",
+            $end,
+            "adcx r10, r8",
+            inout("rdi") $r => _,
+            inout("rsi") $a => _,
+            inout("rcx") $len % 4 => _,
+            in("r11") $len / 4,
+            in("rdx") $v,
+            out("r8") _,
+            out("r9") _,
+            out("r10") out,
+            options(nostack),
+        );
+        out
+    }};
+}
+
+/// `r += v a` over `len` limbs, returning the carry: hi_(len-1) + OF + CF, which fits a limb
+/// because r + v a < 2^(64 (len + 1)).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn addmul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Limb {
-    let carry: Limb;
-    // SAFETY: the caller's contract.
-    unsafe {
-        core::arch::asm!(
-            "xor r10d, r10d",
-            "2:",
-            "jrcxz 3f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi], r8",
-            "mov r10, r9",
-            "lea rsi, [rsi + 8]",
-            "lea rdi, [rdi + 8]",
-            "lea rcx, [rcx - 1]",
-            "jmp 2b",
-            "3:",
-            "mov rcx, r11",
-            "4:",
-            "jrcxz 5f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi], r8",
-            "mulx r10, r8, qword ptr [rsi + 8]",
-            "adox r8, r9",
-            "adcx r8, qword ptr [rdi + 8]",
-            "mov qword ptr [rdi + 8], r8",
-            "mulx r9, r8, qword ptr [rsi + 16]",
-            "adox r8, r10",
-            "adcx r8, qword ptr [rdi + 16]",
-            "mov qword ptr [rdi + 16], r8",
-            "mulx r10, r8, qword ptr [rsi + 24]",
-            "adox r8, r9",
-            "adcx r8, qword ptr [rdi + 24]",
-            "mov qword ptr [rdi + 24], r8",
-            "lea rsi, [rsi + 32]",
-            "lea rdi, [rdi + 32]",
-            "lea rcx, [rcx - 1]",
-            "jmp 4b",
-            "5:",
-            // carry = hi_(len-1) + OF + CF: r + v a < 2^(64 (len + 1)), so it fits a limb.
-            "mov r8, 0",
-            "adox r10, r8",
-            "adcx r10, r8",
-            inout("rdi") r => _,
-            inout("rsi") a => _,
-            inout("rcx") len % 4 => _,
-            in("r11") len / 4,
-            in("rdx") v,
-            out("r8") _,
-            out("r9") _,
-            out("r10") carry,
-            options(nostack),
-        );
-    }
-    carry
+    // SAFETY: the caller's contract (`Adx::addmul_1`).
+    unsafe { row_asm!(r, a, v, len, start: "", neg: "", end: "") }
 }
 
-/// `r -= v a` as `r + !(v a) + 1`: ADOX carries the product's limbs (as in `addmul_1_asm`),
-/// NOT (no flags) complements each, ADCX adds it to r with CF = 1 at the start. The borrow is
-/// the product's top limb plus 1 - CF (CMC, then ADCX).
+/// `r -= v a` as `r + !(v a) + 1`: the product's limbs complemented (NOT) and added with CF = 1
+/// at the start (STC). The borrow is the product's top limb plus 1 - CF (CMC, then ADCX): at
+/// most 2^64 - 1.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn submul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Limb {
-    let borrow: Limb;
-    // SAFETY: the caller's contract.
-    unsafe {
-        core::arch::asm!(
-            "xor r10d, r10d",
-            "stc",
-            "2:",
-            "jrcxz 3f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            "not r8",
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi], r8",
-            "mov r10, r9",
-            "lea rsi, [rsi + 8]",
-            "lea rdi, [rdi + 8]",
-            "lea rcx, [rcx - 1]",
-            "jmp 2b",
-            "3:",
-            "mov rcx, r11",
-            "4:",
-            "jrcxz 5f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            "not r8",
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi], r8",
-            "mulx r10, r8, qword ptr [rsi + 8]",
-            "adox r8, r9",
-            "not r8",
-            "adcx r8, qword ptr [rdi + 8]",
-            "mov qword ptr [rdi + 8], r8",
-            "mulx r9, r8, qword ptr [rsi + 16]",
-            "adox r8, r10",
-            "not r8",
-            "adcx r8, qword ptr [rdi + 16]",
-            "mov qword ptr [rdi + 16], r8",
-            "mulx r10, r8, qword ptr [rsi + 24]",
-            "adox r8, r9",
-            "not r8",
-            "adcx r8, qword ptr [rdi + 24]",
-            "mov qword ptr [rdi + 24], r8",
-            "lea rsi, [rsi + 32]",
-            "lea rdi, [rdi + 32]",
-            "lea rcx, [rcx - 1]",
-            "jmp 4b",
-            "5:",
-            // borrow = hi_(len-1) + OF + (1 - CF): at most 2^64 - 1.
-            "mov r8, 0",
-            "adox r10, r8",
-            "cmc",
-            "adcx r10, r8",
-            inout("rdi") r => _,
-            inout("rsi") a => _,
-            inout("rcx") len % 4 => _,
-            in("r11") len / 4,
-            in("rdx") v,
-            out("r8") _,
-            out("r9") _,
-            out("r10") borrow,
-            options(nostack),
-        );
-    }
-    borrow
+    // SAFETY: the caller's contract (`Adx::submul_1`).
+    unsafe { row_asm!(r, a, v, len, start: "stc", neg: "not r8", end: "cmc") }
 }
 
 #[cfg(test)]
