@@ -15,6 +15,8 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
+from montlab.bench.openssl import bind_functions
+
 _P = ctypes.c_void_p
 _SIZE = ctypes.c_size_t
 
@@ -51,13 +53,7 @@ class LibGmp:
 
     def __init__(self, lib: ctypes.CDLL, path: str) -> None:
         self.path = path
-        self.fn: dict[str, Any] = {}
-        for name, (restype, argtypes) in _FUNCTIONS.items():
-            f = getattr(lib, name, None)
-            if f is None:
-                raise Unavailable(f"{path} has no {name}")
-            f.restype, f.argtypes = restype, argtypes
-            self.fn[name] = f
+        self.fn = bind_functions(lib, path, _FUNCTIONS, Unavailable)
         try:
             raw = ctypes.c_char_p.in_dll(lib, "__gmp_version").value
         except ValueError:

@@ -107,70 +107,57 @@ def fetch(sources: tuple[Source, ...], say: Callable[[str], None]) -> dict[str, 
     return out
 
 
-def _fresh_copy(src: Path, name: str) -> Path:
-    build = cache_dir() / "build" / name
-    if build.exists():
-        shutil.rmtree(build)
-    shutil.copytree(src, build, symlinks=True)
-    return build
+@dataclass(frozen=True)
+class _Build:
+    """Where one build happens: install prefix, a fresh copy of the sources, its log."""
+
+    prefix: Path
+    tree: Path
+    log: Path
+    jobs: str
+
+
+def _start(src: Source, folder: Path, tools: tuple[str, ...]) -> _Build:
+    """Checks ``tools``, copies the sources afresh and empties the log."""
+    _need(*tools)
+    tree = cache_dir() / "build" / src.name
+    if tree.exists():
+        shutil.rmtree(tree)
+    shutil.copytree(folder, tree, symlinks=True)
+    log = cache_dir() / f"{src.name}.log"
+    log.write_text("")
+    return _Build(cache_dir() / src.name, tree, log, str(os.cpu_count() or 1))
 
 
 def build_gmp(src: Path, say: Callable[[str], None]) -> Path:
     """Configures (for the host CPU), builds and installs GMP; returns its library."""
-    _need("make", "cc", "m4")
-    prefix = cache_dir() / GMP.name
-    build = _fresh_copy(src, GMP.name)
-    log = cache_dir() / f"{GMP.name}.log"
-    log.write_text("")
-    jobs = str(os.cpu_count() or 1)
-    say(f"building {GMP.name} for this CPU (a few minutes; log: {log})")
-    _run(["./configure", f"--prefix={prefix}", "--enable-shared", "--disable-static"], build, log)
-    _run(["make", f"-j{jobs}"], build, log)
-    _run(["make", "install"], build, log)
-    shutil.rmtree(build)
-    return prefix / GMP.library
+    b = _start(GMP, src, ("make", "cc", "m4"))
+    say(f"building {GMP.name} for this CPU (a few minutes; log: {b.log})")
+    configure = ["./configure", f"--prefix={b.prefix}", "--enable-shared", "--disable-static"]
+    _run(configure, b.tree, b.log)
+    _run(["make", f"-j{b.jobs}"], b.tree, b.log)
+    _run(["make", "install"], b.tree, b.log)
+    shutil.rmtree(b.tree)
+    return b.prefix / GMP.library
 
 
 def build_openssl(src: Path, say: Callable[[str], None]) -> Path:
     """Configures, builds and installs OpenSSL's libraries and tools; returns libcrypto."""
-    _need("make", "cc", "perl")
-    prefix = cache_dir() / OPENSSL.name
-    build = _fresh_copy(src, OPENSSL.name)
-    log = cache_dir() / f"{OPENSSL.name}.log"
-    log.write_text("")
-    jobs = str(os.cpu_count() or 1)
-    say(f"building {OPENSSL.name} (ten minutes or more; log: {log})")
+    b = _start(OPENSSL, src, ("make", "cc", "perl"))
+    say(f"building {OPENSSL.name} (ten minutes or more; log: {b.log})")
     # openssl-src leaves out what its own build disables: shared libraries (their symbol
     # script's generator), loadable modules, the legacy provider, compression. So libcrypto is
     # built static, position-independent, and linked whole into a shared object for ctypes.
-    _run(
-        [
-            "perl",
-            "Configure",
-            f"--prefix={prefix}",
-            "--libdir=lib",
-            "no-shared",
-            "-fPIC",
-            "no-module",
-            "no-legacy",
-            "no-comp",
-            "no-tests",
-            "no-docs",
-        ],
-        build,
-        log,
-    )
-    _run(["make", f"-j{jobs}"], build, log)
-    _run(["make", "install_sw"], build, log)
-    lib = prefix / OPENSSL.library
-    archive = prefix / "lib" / "libcrypto.a"
-    _run(
-        ["cc", "-shared", "-o", str(lib), "-Wl,--whole-archive", str(archive)]
-        + ["-Wl,--no-whole-archive", "-lpthread"],
-        build,
-        log,
-    )
-    shutil.rmtree(build)
+    configure = ["perl", "Configure", f"--prefix={b.prefix}", "--libdir=lib", "no-shared"]
+    configure += ["-fPIC", "no-module", "no-legacy", "no-comp", "no-tests", "no-docs"]
+    _run(configure, b.tree, b.log)
+    _run(["make", f"-j{b.jobs}"], b.tree, b.log)
+    _run(["make", "install_sw"], b.tree, b.log)
+    lib = b.prefix / OPENSSL.library
+    archive = b.prefix / "lib" / "libcrypto.a"
+    link = ["cc", "-shared", "-o", str(lib), "-Wl,--whole-archive", str(archive)]
+    _run([*link, "-Wl,--no-whole-archive", "-lpthread"], b.tree, b.log)
+    shutil.rmtree(b.tree)
     return lib
 
 

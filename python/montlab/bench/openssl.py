@@ -46,6 +46,26 @@ class Unavailable(Exception):
     """libcrypto cannot be found or lacks a needed function; the message says which."""
 
 
+def bind_functions(
+    lib: ctypes.CDLL,
+    path: str,
+    functions: dict[str, tuple[Any, list[Any]]],
+    error: type[Exception],
+    missing: str = "{path} has no {name}",
+) -> dict[str, Any]:
+    """``lib``'s functions by name, each given its ``(restype, argtypes)``; ``error`` with the
+    ``missing`` message (``{path}``, ``{name}``) for the first one it lacks. Shared by the
+    libcrypto and libgmp bindings."""
+    out: dict[str, Any] = {}
+    for name, (restype, argtypes) in functions.items():
+        f = getattr(lib, name, None)
+        if f is None:
+            raise error(missing.format(path=path, name=name))
+        f.restype, f.argtypes = restype, argtypes
+        out[name] = f
+    return out
+
+
 class OpenSSLError(RuntimeError):
     """A libcrypto call reported failure (NULL or 0)."""
 
@@ -55,13 +75,8 @@ class LibCrypto:
 
     def __init__(self, lib: ctypes.CDLL, path: str) -> None:
         self.path = path
-        self.fn: dict[str, Any] = {}
-        for name, (restype, argtypes) in _FUNCTIONS.items():
-            f = getattr(lib, name, None)
-            if f is None:
-                raise Unavailable(f"{path} has no {name} (OpenSSL >= 1.1 needed)")
-            f.restype, f.argtypes = restype, argtypes
-            self.fn[name] = f
+        missing = "{path} has no {name} (OpenSSL >= 1.1 needed)"
+        self.fn = bind_functions(lib, path, _FUNCTIONS, Unavailable, missing)
         self.version = _version_string(lib)
 
     def arena(self) -> Arena:
