@@ -3,8 +3,8 @@
 //! CPython 3.11 (`Include/cpython/longintrepr.h`) stores an int as a `PyVarObject` whose
 //! `ob_size` is the signed count of its digits, then the digits: `u32` words of 30 bits each,
 //! least significant first, the top digit non-zero. Packing them into limbs is a shift-and-or
-//! per digit, about ten times faster than `_PyLong_AsByteArray` / `_PyLong_FromByteArray`, which
-//! move one byte per step. Used only where the layout is this one: CPython before 3.12 (which
+//! per 30-bit digit, where `_PyLong_AsByteArray` / `_PyLong_FromByteArray` move one byte per
+//! step (`FastModulus.mul` at 2048 bits went from 3.39 to 2.88 µs, `docs/residues.json`). Used only where the layout is this one: CPython before 3.12 (which
 //! moved the size into a tagged field), not the limited API, and `sys.int_info` reporting 30-bit
 //! digits in 4 bytes (checked once). Elsewhere [`crate::convert`] keeps CPython's own copy.
 
