@@ -314,7 +314,9 @@ def load_gmp_native() -> Impl:
         if case.op in ("modexp", "modexp_sec"):
             a = z.mpz(case.a)
             call = partial(f, r, a, e, n)
-            return Bound(call, lambda _: z.to_int(r), what.lstrip("_"), close=z.close)
+            return Bound(
+                call, lambda _: z.to_int(r), what.replace("__gmpz_", "mpz_"), close=z.close
+            )
         outs = [z.new() for _ in case.bases]
         calls = [partial(f, o, z.mpz(x), e, n) for o, x in zip(outs, case.bases)]
 
@@ -324,7 +326,7 @@ def load_gmp_native() -> Impl:
         return Bound(
             batch,
             lambda _: [z.to_int(o) for o in outs],
-            "gmpz_powm single calls",
+            "mpz_powm single calls",
             per_call=len(outs),
             close=z.close,
         )
