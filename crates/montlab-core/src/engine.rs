@@ -43,7 +43,7 @@ use crate::mont::adx;
 use crate::mont::amm::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
 use crate::pow::{fixed, window, MontKernel};
-use crate::spectral::ntt_redc::NttRedcParams;
+use crate::spectral::ntt_redc::{self, NttRedcParams};
 use crate::spectral::SpectralParams;
 use crate::stop::Stop;
 
@@ -454,7 +454,7 @@ impl FastModulus {
         let (fill_num, fill_den) = NTT_REDC_MIN_FILL;
         if bits < t.saturating_mul(2)
             && bits < NTT_REDC_FILL_MAX_BITS
-            && s * fill_den < fill_num * s.next_power_of_two()
+            && s * fill_den < fill_num * ntt_redc::transform_len_for(s)
         {
             return Kernel::Word;
         }

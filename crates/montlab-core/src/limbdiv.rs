@@ -15,7 +15,7 @@
 //!
 //! Left out: constant time (public moduli only), sub-quadratic division ([`crate::bigarith`]).
 
-use crate::limb::Limb;
+use crate::limb::{self, Limb};
 use crate::mont::adx::Adx;
 
 /// `(q, r)` with `a = q d + r`, `r < d`; `q` has `a.len() - d.len() + 1` limbs (at least one)
@@ -66,7 +66,7 @@ pub fn div_rem(a: &[Limb], d: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
         if under {
             // One too large (probability about 2 / 2^64 on random operands): add d back.
             qhat -= 1;
-            let carry = add_n(&mut un[j..j + n], &dn);
+            let carry = limb::add_assign(&mut un[j..j + n], &dn);
             un[j + n] = un[j + n].wrapping_add(carry);
         }
         debug_assert!(un[j + n] == 0);
@@ -157,23 +157,10 @@ pub(crate) fn submul_1_portable(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
     borrow
 }
 
-/// r += a over `a.len()` limbs; returns the carry.
-fn add_n(r: &mut [Limb], a: &[Limb]) -> Limb {
-    let mut carry = false;
-    for (ri, &ai) in r.iter_mut().zip(a) {
-        let (s1, c1) = ri.overflowing_add(ai);
-        let (s2, c2) = s1.overflowing_add(Limb::from(carry));
-        *ri = s2;
-        carry = c1 | c2;
-    }
-    Limb::from(carry)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bigarith::from_limbs;
-    use crate::limb;
     use num_bigint::BigUint;
 
     fn check(a: &[Limb], d: &[Limb]) {

@@ -72,7 +72,7 @@ fn short_kernel(t: &Thresholds, bits: u64) -> Kernel {
     let (num, den) = NTT_REDC_MIN_FILL;
     let sparse = bits < 2 * t.ntt_redc_pow_bits
         && bits < NTT_REDC_FILL_MAX_BITS
-        && s * den < num * s.next_power_of_two();
+        && s * den < num * montlab_core::spectral::ntt_redc::transform_len_for(s);
     if bits < t.spectral_pow_bits || bits < t.ntt_redc_pow_bits || sparse {
         Kernel::Word
     } else {

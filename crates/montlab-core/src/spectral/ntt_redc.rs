@@ -54,6 +54,18 @@ use crate::pow::MontKernel;
 /// products (transforms of length at most 4 P) stay on [`super::product`]'s NTTs (up to 2^21).
 pub const MAX_LEN: usize = 1 << 19;
 
+/// The transform length P of an `s`-limb modulus: the least power of two >= s, at least 2
+/// (R = 2^(64 P)); above [`MAX_LEN`] there is no kernel.
+#[must_use]
+pub const fn transform_len_for(s: usize) -> usize {
+    let p = s.next_power_of_two();
+    if p < 2 {
+        2
+    } else {
+        p
+    }
+}
+
 /// From this transform length the six (ring, prime) transforms of a step run in parallel.
 const PARALLEL_LEN: usize = 1024;
 
@@ -170,7 +182,7 @@ impl NttRedcParams {
     #[must_use]
     pub fn new(modulus: &OddModulus) -> Option<Self> {
         let s = modulus.limbs();
-        let p = s.next_power_of_two().max(2);
+        let p = transform_len_for(s);
         if p > MAX_LEN {
             return None;
         }
