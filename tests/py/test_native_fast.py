@@ -167,22 +167,39 @@ def test_chosen_modulus_cannot_force_a_long_transform(rng: random.Random, table:
     assert plain.pow_kernel == "spectral" and plain.transform_len == 512
 
 
-@pytest.mark.parametrize("bits", [2, 64, 65, 1000, 4097])
+def short_kernel(bits: int) -> str:
+    """The kernel a short exponentiation runs on for a `bits`-bit modulus under the current
+    table, before spectral is built: from ntt_redc_pow_bits to twice it (and below 2^16 bits), a
+    modulus that fills less than 0.7 of ntt_redc's transform (a power of two, at least 2 limbs)
+    stays on the word level."""
+    cut = native.thresholds()["ntt_redc_pow_bits"]
+    limbs = -(-bits // 64)
+    fill = limbs / max(2, 1 << (limbs - 1).bit_length())
+    if bits < cut or (bits < 2 * cut and bits < 1 << 16 and fill < 0.7):
+        return word(bits, "pow")
+    return "ntt_redc"
+
+
+@pytest.mark.parametrize("bits", [2, 3, 4, 64, 65, 1000, 4097])
 def test_short_exponents_run_on_ntt_redc(bits: int, rng: random.Random, table: None) -> None:
     """Short exponentiations do not build the spectral setup: they run on ntt_redc (R = 2^l,
-    2-adic setup) until 64 exponent bits have run on the modulus, then on spectral."""
+    2-adic setup) until 64 exponent bits have run on the modulus, then on spectral. Below 4 bits
+    the 1-limb modulus fills half of ntt_redc's 2-limb transform and stays on the word level."""
     native.set_thresholds("spectral_mul_bits = 2\nspectral_pow_bits = 2\nntt_redc_pow_bits = 2\n")
+    short = short_kernel(bits)
+    assert (short == "ntt_redc") == (bits >= 4)
     moduli = [random_modulus(rng, bits) for _ in range(scaled(3))]
     moduli += [k for k in edge_moduli(bits) if k > 1 and k % 2][:4]
     for n in moduli:
         m = FastModulus(n)
-        assert m.pow_kernel_for(65537) == "ntt_redc"  # a query: nothing built, nothing counted
-        assert m.pow_kernel_for(1 << 300) == "spectral" and m.pow_kernel_for(3) == "ntt_redc"
+        assert m.pow_kernel_for(65537) == short  # a query: nothing built, nothing counted
+        assert m.pow_kernel_for(1 << 300) == "spectral" and m.pow_kernel_for(3) == short
         spent = 0
         for b, e in [(n - 1, 65537), (0, 3), (1, 2), (rng.randrange(n), rng.getrandbits(40))]:
-            assert m.pow_kernel_for(e) == (
-                "ntt_redc" if spent + e.bit_length() <= 64 else "spectral"
-            )
+            if spent + e.bit_length() <= 64:
+                assert m.pow_kernel_for(e) == short
+            else:
+                assert m.pow_kernel_for(e) == "spectral"
             assert m.pow(b, e) == pow(b, e, n), hexdump(N=n, b=b, e=e)
             spent += e.bit_length()
         assert m.pow(n - 1, 0) == 1 % n
@@ -213,12 +230,9 @@ def test_short_exponents_just_above_a_power_of_two_stay_word_level(rng: random.R
     for bits in (cut * 5 // 4, cut * 3 // 2, cut + 1, cut * 2 + 1):
         if bits < native.thresholds()["spectral_pow_bits"]:
             continue
-        limbs = -(-bits // 64)
-        fill = limbs / (1 << (limbs - 1).bit_length())  # limbs over the transform length
-        word = bits < 2 * cut and bits < 1 << 16 and fill < 0.7
         n = random_modulus(rng, bits)
         m = FastModulus(n)
-        assert m.pow_kernel_for(65537) in (("cios", "amm") if word else ("ntt_redc",)), bits
+        assert m.pow_kernel_for(65537) == short_kernel(bits), bits
         assert m.pow_kernel_for(1 << 200) == "spectral"
         for b in (rng.randrange(n), n - 1):
             assert m.pow(b, 65537) == pow(b, 65537, n), hexdump(N=n, b=b)
