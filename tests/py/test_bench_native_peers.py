@@ -112,8 +112,26 @@ def test_a_failed_build_is_unavailable_not_a_crash(monkeypatch: pytest.MonkeyPat
         raise native_peers.BuildError("cargo could not fetch the peer sources: offline")
 
     monkeypatch.setattr(native_peers, "ensure", fail)
-    report = run_bench(small(sizes=["128"], peers=["gmp-native", "openssl-native"], ops=["modexp"]))
+    report = run_bench(small(sizes=["128"], peers=list(NATIVE_PEERS), ops=["modexp"]))
     assert not report.errors()
     for name in NATIVE_PEERS:
         assert report.impls[name]["status"] == "skipped"
         assert "offline" in report.impls[name]["note"]
+
+
+def test_openssl_x2_times_each_modexp_of_its_pair() -> None:
+    """openssl-x2 runs only modexp_sec, two modexps per BN_mod_exp_mont_consttime_x2 call, each
+    checked against pow; the sample is the call's time over 2."""
+    cfg = small(sizes=["1024"], peers=["openssl-x2"], ops=["modexp_sec", "modexp"])
+    report = run_bench(cfg)
+    assert not report.errors()
+    x2 = report.get("modexp_sec", 1024, "openssl-x2")
+    if x2 is None:
+        pytest.skip("no system libcrypto")
+    if x2.status == "skipped" and "no BN_mod_exp_mont_consttime_x2" in x2.note:
+        pytest.skip(x2.note)
+    assert x2.status == "ok" and x2.per_call == 2 and x2.samples
+    assert x2.detail.startswith("BN_mod_exp_mont_consttime_x2")
+    other = report.get("modexp", 1024, "openssl-x2")
+    assert other is not None and other.status == "skipped" and "modexp_sec only" in other.note
+    assert "openssl-native-x2" in NATIVE_PEERS and "openssl-x2" not in DEFAULT_PEERS

@@ -22,10 +22,14 @@ openssl    ``BN_mod_mul_montgomery``   ``BN_mod_exp_mont``          ``BN_mod_exp
 
 ``modexp_sec`` (not run by default) is the constant-time exponentiation: montlab
 ``FastModulus(n).pow_sec``, gmpy2 ``powmod_sec``, OpenSSL ``BN_mod_exp_mont_consttime``, GMP
-``mpz_powm_sec``; FLINT and Python have none. ``gmp-native`` and ``openssl-native`` are GMP 6.3
-and OpenSSL 4 built for this CPU (:mod:`montlab.bench.native_peers`), run only when asked for:
-GMP's ``mpz_powm`` / ``mpz_powm_sec`` by ctypes (no modmul: one ctypes call would cost as much
-as the product), OpenSSL's functions as for ``openssl``.
+``mpz_powm_sec``; FLINT and Python have none. ``openssl-x2`` (only ``modexp_sec``, asked for by
+name) runs two of them per ``BN_mod_exp_mont_consttime_x2`` call and reports the time per
+modexp; OpenSSL interleaves the pair on AVX-512 IFMA at 1024 to 4096 bits and runs it as two
+``BN_mod_exp_mont_consttime`` calls elsewhere. ``gmp-native``, ``openssl-native`` and
+``openssl-native-x2`` are GMP 6.3 and OpenSSL 4 built for this CPU
+(:mod:`montlab.bench.native_peers`), run only when asked for: GMP's ``mpz_powm`` /
+``mpz_powm_sec`` by ctypes (no modmul: one ctypes call would cost as much as the product),
+OpenSSL's functions as for ``openssl``.
 
 OpenSSL's modmul takes operands already in Montgomery form (as OpenSSL's own callers do) and its
 modexp gets no precomputed ``BN_MONT_CTX``, so that it, like ``montlab.powm`` and
@@ -223,16 +227,51 @@ def load_openssl() -> Impl:
     return _openssl_impl("openssl", lib)
 
 
-def _openssl_impl(name: str, lib: openssl.LibCrypto) -> Impl:
-    """The ``openssl`` implementation on ``lib`` (the system's or the native build)."""
+def load_openssl_x2() -> Impl:
+    """The system's OpenSSL, constant-time modexps two per ``BN_mod_exp_mont_consttime_x2``."""
+    try:
+        lib = openssl.load()
+    except openssl.Unavailable as exc:
+        raise Unavailable(str(exc)) from None
+    return _openssl_impl("openssl-x2", lib, x2=True)
+
+
+def _openssl_impl(name: str, lib: openssl.LibCrypto, x2: bool = False) -> Impl:
+    """The ``openssl`` implementation on ``lib`` (the system's or the native build); with
+    ``x2``, only ``modexp_sec``, by ``BN_mod_exp_mont_consttime_x2``."""
 
     def bind(case: Case) -> Bound:
+        if x2:
+            return _bind_x2(case)
         s = lib.arena()
         try:
             return _bind_openssl(s, case)
         except BaseException:
             s.close()
             raise
+
+    def _bind_x2(case: Case) -> Bound:
+        if case.op != "modexp_sec":
+            raise Unsupported("x2 is a pair of constant-time modexps (modexp_sec only)")
+        x2_fn = lib.fn.get("BN_mod_exp_mont_consttime_x2")
+        if x2_fn is None:
+            raise Unsupported(f"{lib.version} has no BN_mod_exp_mont_consttime_x2")
+        s = lib.arena()
+        # Both halves on the case's operands (x2 needs two moduli of one size; the same one
+        # serves), each with its own result; a sample is the call's time over 2.
+        n, a, e = s.bn(case.n), s.bn(case.a), s.bn(case.e)
+        r1, r2 = s.new(), s.new()
+        call = partial(x2_fn, r1, a, e, n, None, r2, a, e, n, None, s.ctx)
+
+        def read(st: Any) -> int:
+            _status(st)
+            first, second = s.to_int(r1), s.to_int(r2)
+            if first != second:
+                raise openssl.OpenSSLError("the two halves of x2 differ")
+            return first
+
+        detail = "BN_mod_exp_mont_consttime_x2 (two modexps a call, time per modexp)"
+        return Bound(call, read, detail, per_call=2, close=s.close)
 
     def _bind_openssl(s: openssl.Arena, case: Case) -> Bound:
         fn = lib.fn
@@ -287,6 +326,16 @@ def load_openssl_native() -> Impl:
     except (OSError, openssl.Unavailable) as exc:
         raise Unavailable(f"cannot load {path}: {exc}") from None
     return _openssl_impl("openssl-native", lib)
+
+
+def load_openssl_native_x2() -> Impl:
+    """OpenSSL 4 built for this CPU, modexps two per ``BN_mod_exp_mont_consttime_x2``."""
+    path = _native_library(native_peers.OPENSSL)
+    try:
+        lib = openssl.LibCrypto(openssl.ctypes.CDLL(str(path)), str(path))
+    except (OSError, openssl.Unavailable) as exc:
+        raise Unavailable(f"cannot load {path}: {exc}") from None
+    return _openssl_impl("openssl-native-x2", lib, x2=True)
 
 
 def load_gmp_native() -> Impl:
@@ -352,9 +401,11 @@ PEERS: dict[str, Callable[[], Impl]] = {
     "flint": load_flint,
     "python": load_python,
     "openssl": load_openssl,
+    "openssl-x2": load_openssl_x2,
     "gmp-native": load_gmp_native,
     "openssl-native": load_openssl_native,
+    "openssl-native-x2": load_openssl_native_x2,
 }
 #: The peers run by default; the native builds only when asked for (``--native-peers``).
 DEFAULT_PEERS = ("gmpy2", "flint", "python", "openssl")
-NATIVE_PEERS = ("gmp-native", "openssl-native")
+NATIVE_PEERS = ("gmp-native", "openssl-native", "openssl-native-x2")

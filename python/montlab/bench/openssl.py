@@ -40,6 +40,12 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "BN_mod_exp_mont": (_INT, [_P, _P, _P, _P, _P, _P]),
     "BN_mod_exp_mont_consttime": (_INT, [_P, _P, _P, _P, _P, _P]),
 }
+#: Bound where the library has them (OpenSSL 3.0 and later).
+_OPTIONAL: dict[str, tuple[Any, list[Any]]] = {
+    # (rr1, a1, p1, m1, mont1, rr2, a2, p2, m2, mont2, ctx): two modexps in one call, run
+    # interleaved on AVX-512 IFMA at 1024 to 4096 bits, else one after the other.
+    "BN_mod_exp_mont_consttime_x2": (_INT, [_P] * 11),
+}
 
 
 class Unavailable(Exception):
@@ -77,6 +83,8 @@ class LibCrypto:
         self.path = path
         missing = "{path} has no {name} (OpenSSL >= 1.1 needed)"
         self.fn = bind_functions(lib, path, _FUNCTIONS, Unavailable, missing)
+        present = {k: v for k, v in _OPTIONAL.items() if hasattr(lib, k)}
+        self.fn.update(bind_functions(lib, path, present, Unavailable, missing))
         self.version = _version_string(lib)
 
     def arena(self) -> Arena:

@@ -29,13 +29,13 @@ from montlab.errors import MontlabError
     "--peers",
     multiple=True,
     metavar="NAME[,NAME...]",
-    help="Peers among gmpy2, flint, python, openssl, gmp-native, openssl-native "
-    "[default: the first four; '' for none].",
+    help="Peers among gmpy2, flint, python, openssl, openssl-x2, gmp-native, openssl-native, "
+    "openssl-native-x2 [default: the first four; '' for none].",
 )
 @click.option(
     "--native-peers",
     is_flag=True,
-    help="Also GMP 6.3 and OpenSSL 4 built from source for this CPU (cached in "
+    help="Also GMP 6.3 and OpenSSL 4 (plain and x2) built from source for this CPU (cached in "
     "~/.cache/montlab/peers or $MONTLAB_PEER_CACHE; the first build takes minutes).",
 )
 @click.option(
