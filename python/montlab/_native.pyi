@@ -168,6 +168,10 @@ class FastModulus:
         """How mul, sqr and mul_many on ints reduce: "barrett" (word level without IFMA: one
         product, then a Barrett reduction) or "montgomery" (two Montgomery products)."""
     @property
+    def pow_sec_kernel(self) -> str:
+        """Registry id of the kernel of pow_sec: "cios", or "spectral" from the table's
+        spectral_sec_bits (N with a spectral kernel, portable loops). Builds nothing."""
+    @property
     def pow_kernel(self) -> str:
         """Registry id of the kernel of pow and pow_many for long exponents: "amm", "cios",
         "spectral", or "ntt_redc" (a modulus without a spectral kernel). Builds the spectral
@@ -190,7 +194,8 @@ class FastModulus:
     def pow(self, base: SupportsIndex, exp: SupportsIndex) -> int:
         """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
     def pow_sec(self, base: SupportsIndex, exp: SupportsIndex, exp_bits: int | None = None) -> int:
-        """base ** exp mod N in constant time in base and the exponent bits (fixed window).
+        """base ** exp mod N in constant time in base and the exponent bits (fixed window on
+        pow_sec_kernel: the word level, or spectral from the table's spectral_sec_bits).
         The exponent runs to a public length: exp_bits when given (a longer exponent raises
         OperandError), else N's length or its own if longer; never trimmed to its top bit."""
     def __call__(self, x: SupportsIndex) -> Residue:

@@ -52,7 +52,7 @@ NEVER = 2**63 - 1
 #: The operations tuned, with their table keys.
 KEYS = {"mul": "spectral_mul_bits", "pow": "spectral_pow_bits"}
 #: Keys a table may also set (not measured here: the generic value stands when absent).
-OPTIONAL_KEYS = frozenset({"ntt_redc_pow_bits"})
+OPTIONAL_KEYS = frozenset({"ntt_redc_pow_bits", "spectral_sec_bits"})
 #: Environment variable naming the table to apply (or ``generic``).
 ENV = "MONTLAB_THRESHOLDS"
 #: Smallest size accepted (the spectral kernel needs a transform of at least 2 limbs).

@@ -41,7 +41,12 @@ def word(bits: int, op: str) -> str:
 
 def test_generic_table() -> None:
     t = native.thresholds()
-    assert set(t) == {"spectral_mul_bits", "spectral_pow_bits", "ntt_redc_pow_bits"}
+    assert set(t) == {
+        "spectral_mul_bits",
+        "spectral_pow_bits",
+        "ntt_redc_pow_bits",
+        "spectral_sec_bits",
+    }
     assert all(v > 0 for v in t.values())
     assert "spectral_pow_bits" in native.GENERIC_THRESHOLDS
     assert isinstance(native.IFMA, bool)
@@ -263,6 +268,33 @@ def test_pow_sec_matches_pow(rng: random.Random) -> None:
         assert m.pow_sec(0, 0) == 1 and m.pow_sec(n - 1, 2) == 1
 
 
+@pytest.mark.parametrize("bits", [64, 65, 1024, 4097])
+def test_pow_sec_on_both_sides_of_spectral_sec_bits(
+    bits: int, rng: random.Random, table: None
+) -> None:
+    """spectral_sec_bits moves pow_sec between the word level and the spectral kernel (not while
+    IFMA is on, nor for an N without a spectral kernel); the values are pow's either way."""
+    for cut, want in ((bits + 1, "cios"), (bits, "spectral")):
+        native.set_thresholds(f"spectral_sec_bits = {cut}\n")
+        moduli = [random_modulus(rng, bits) for _ in range(scaled(2))]
+        moduli += [k for k in edge_moduli(bits) if k > 1 and k % 2][:4]
+        for n in moduli:
+            m = FastModulus(n)
+            got = m.pow_sec_kernel
+            assert got == want or (got == "cios" and (native.IFMA or m.transform_len is None))
+            for b, e in [
+                (rng.randrange(n), rng.getrandbits(bits)),
+                (n - 1, (1 << bits) - 1),
+                (0, 0),
+                (1, 5),
+                (rng.randrange(n), 0),
+            ]:
+                assert m.pow_sec(b, e) == pow(b, e, n), hexdump(N=n, b=b, e=e, cut=cut)
+            assert m.pow_sec(2, 5, exp_bits=bits + 70) == pow(2, 5, n)
+            with pytest.raises(OperandError):
+                m.pow_sec(n, 3)
+
+
 @pytest.mark.parametrize("cut", [10**9, 2])
 def test_batches(cut: int, rng: random.Random, table: None) -> None:
     force(cut, cut)
@@ -364,6 +396,8 @@ def test_bad_threshold_tables(table: None) -> None:
     assert native.thresholds()["spectral_pow_bits"] == 512
     native.set_thresholds("ntt_redc_pow_bits = 4096")
     assert native.thresholds()["ntt_redc_pow_bits"] == 4096
+    native.set_thresholds("spectral_sec_bits = 8192")
+    assert native.thresholds()["spectral_sec_bits"] == 8192
 
 
 @pytest.mark.parametrize("shape", ["random", "2^k - small", "sparse", "all ones"])

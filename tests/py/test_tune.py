@@ -180,14 +180,15 @@ def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     )
     bad = tmp_path / "bad.toml"
     bad.write_text("[thresholds]\nspectral_mul_bits = 7\n")
-    generic_ntt64 = tune_generic()["ntt_redc_pow_bits"]  # not in the table: the generic one stays
+    generic = tune_generic()  # keys not in the table: the generic ones stay
     try:
         monkeypatch.setenv(tune.ENV, str(good))
         assert tune.apply_installed() == str(good)
         assert _native.thresholds() == {
             "spectral_mul_bits": 7,
             "spectral_pow_bits": 9,
-            "ntt_redc_pow_bits": generic_ntt64,
+            "ntt_redc_pow_bits": generic["ntt_redc_pow_bits"],
+            "spectral_sec_bits": generic["spectral_sec_bits"],
         }
         monkeypatch.setenv(tune.ENV, str(bad))
         with pytest.warns(UserWarning, match="generic"):

@@ -161,6 +161,7 @@ fn main() {
                 spectral_mul_bits: u64::MAX,
                 spectral_pow_bits: 0,
                 ntt_redc_pow_bits: u64::MAX,
+                spectral_sec_bits: u64::MAX,
             },
         )
         .expect("odd modulus");

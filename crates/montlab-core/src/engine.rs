@@ -127,6 +127,9 @@ pub struct Thresholds {
     /// From this size on (and from `spectral_pow_bits`), short exponentiations run on `ntt_redc`
     /// rather than the word-level kernel (see [`SHORT_POW_BITS`]).
     pub ntt_redc_pow_bits: u64,
+    /// From this size on, constant-time exponentiations (`pow_sec`) run on the spectral kernel
+    /// (branch-free, [`fixed::pow_sec_with`]) rather than the word level.
+    pub spectral_sec_bits: u64,
 }
 
 impl Thresholds {
@@ -154,8 +157,9 @@ impl Thresholds {
             spectral_mul_bits: u64::MAX,
             spectral_pow_bits: u64::MAX,
             ntt_redc_pow_bits: u64::MAX,
+            spectral_sec_bits: u64::MAX,
         };
-        let mut seen = [false; 3];
+        let mut seen = [false; 4];
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() || (line.starts_with('[') && line.ends_with(']')) {
@@ -171,6 +175,7 @@ impl Thresholds {
                 "ntt_redc_pow_bits" | "ntt64_pow_bits" => {
                     (t.ntt_redc_pow_bits, seen[2]) = (value, true);
                 }
+                "spectral_sec_bits" => (t.spectral_sec_bits, seen[3]) = (value, true),
                 _ => return Err(bad),
             }
         }
@@ -184,6 +189,9 @@ impl Thresholds {
             }
             if !seen[2] {
                 t.ntt_redc_pow_bits = g.ntt_redc_pow_bits;
+            }
+            if !seen[3] {
+                t.spectral_sec_bits = g.spectral_sec_bits;
             }
         }
         Ok(t)
@@ -623,8 +631,9 @@ impl FastModulus {
         }
     }
 
-    /// `base^exp mod N` in constant time in `base` and the bits of `exp` (word-level kernel at
-    /// every size up to [`SPECTRAL_MAX_BITS`]; see [`fixed::pow_sec`]).
+    /// `base^exp mod N` in constant time in `base` and the bits of `exp`: the fixed window of
+    /// [`fixed::pow_sec_with`] on the word level, or on the spectral kernel from the table's
+    /// `spectral_sec_bits` ([`FastModulus::pow_sec_kernel`]), up to [`SPECTRAL_MAX_BITS`].
     ///
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `base`; [`MontError::SecModulusTooLarge`] above
@@ -673,7 +682,42 @@ impl FastModulus {
                 max: SPECTRAL_MAX_BITS,
             });
         }
-        fixed::pow_sec_until(self.word(), base, exp, stop)
+        match self.pow_sec_kernel() {
+            Kernel::Spectral => match self.spectral() {
+                Some(k) => {
+                    let base = crate::limb::operand(base, self.modulus(), "base")?;
+                    fixed::pow_sec_with(k, &base, exp, stop)
+                }
+                None => fixed::pow_sec_until(self.word(), base, exp, stop),
+            },
+            _ => fixed::pow_sec_until(self.word(), base, exp, stop),
+        }
+    }
+
+    /// The kernel `pow_sec` runs on: [`Kernel::Spectral`] from `spectral_sec_bits` (once
+    /// built, if N has a spectral kernel; a query before that predicts it), else the word
+    /// level. Constant time either way.
+    pub fn pow_sec_kernel(&self) -> Kernel {
+        // With AVX-512 IFMA the spectral kernel's transforms and Garner step run 8 lanes
+        // wide, which the constant-time test (valgrind, no AVX-512) cannot check: word level.
+        if self.bits() < self.thresholds.spectral_sec_bits
+            || self.ntt_redc_only()
+            || crate::spectral::uses_ifma()
+        {
+            return Kernel::Word;
+        }
+        match self.spectral.get() {
+            Some(None) => Kernel::Word,
+            _ => Kernel::Spectral,
+        }
+    }
+
+    /// The registry id of [`FastModulus::pow_sec_kernel`]: `"cios"` or `"spectral"`.
+    pub fn pow_sec_kernel_id(&self) -> &'static str {
+        match self.pow_sec_kernel() {
+            Kernel::Spectral => "spectral",
+            _ => "cios",
+        }
     }
 
     /// `[x_i y_i mod N]` in input order, in parallel.
@@ -836,6 +880,52 @@ mod tests {
     }
 
     #[test]
+    fn pow_sec_runs_spectral_from_its_cut() {
+        // Edge moduli of 2, 3 and 5 limbs, the cut below and above each: the same values as the
+        // variable-time pow, on the kernel the table names (word level where IFMA is on, or N
+        // has no spectral kernel).
+        let mut seed = 0x5ec5_5ec5_0000_0001;
+        let mut on_spectral = 0;
+        for s in [2usize, 3, 5] {
+            for n in crate::limb::edge_moduli(&mut seed, s) {
+                for cut in [2, u64::MAX] {
+                    let t = Thresholds {
+                        spectral_sec_bits: cut,
+                        ..Thresholds::generic()
+                    };
+                    let m = FastModulus::with_thresholds(&n, t).unwrap();
+                    let spectral =
+                        cut == 2 && !crate::spectral::uses_ifma() && m.spectral().is_some();
+                    on_spectral += usize::from(spectral);
+                    let want = if spectral { "spectral" } else { "cios" };
+                    assert_eq!(m.pow_sec_kernel_id(), want, "N {n:x?} cut {cut}");
+                    let mut nm1 = n.clone();
+                    nm1[0] -= 1;
+                    let b = crate::limb::xorshift_limbs(&mut seed, s - 1);
+                    for e in [
+                        vec![0; s],
+                        vec![Limb::MAX; s],
+                        crate::limb::xorshift_limbs(&mut seed, s),
+                    ] {
+                        for base in [&b[..], &nm1[..], &[0][..], &[1][..]] {
+                            assert_eq!(
+                                m.pow_sec(base, &e).unwrap(),
+                                m.pow(base, &e).unwrap(),
+                                "N {n:x?} base {base:x?} e {e:x?} cut {cut}"
+                            );
+                        }
+                    }
+                    assert_eq!(
+                        m.pow_sec(&n, &[3]),
+                        Err(MontError::OperandOutOfRange { which: "base" })
+                    );
+                }
+            }
+        }
+        assert!(on_spectral > 0 || crate::spectral::uses_ifma());
+    }
+
+    #[test]
     fn generic_tables_parse() {
         for text in [
             GENERIC_THRESHOLDS,
@@ -881,6 +971,7 @@ mod tests {
             spectral_mul_bits: 128,
             spectral_pow_bits: 129,
             ntt_redc_pow_bits: 1,
+            spectral_sec_bits: u64::MAX,
         };
         let m = FastModulus::with_thresholds(&[u64::MAX, u64::MAX], t).unwrap();
         assert_eq!(
@@ -903,6 +994,7 @@ mod tests {
             spectral_mul_bits: 64,
             spectral_pow_bits: 64,
             ntt_redc_pow_bits: 32768,
+            spectral_sec_bits: u64::MAX,
         };
         // 769 limbs: above ntt_redc_pow_bits, transform length 1024, fill 0.75.
         let mut next = crate::bigarith::tests::rng(17);
@@ -948,6 +1040,7 @@ mod tests {
         assert_eq!(m.pow_kernel_for(65), Kernel::Spectral);
         let t2 = Thresholds {
             ntt_redc_pow_bits: 16384,
+            spectral_sec_bits: u64::MAX,
             ..t
         };
         let m = FastModulus::with_thresholds(&n[..513], t2).unwrap();
@@ -955,6 +1048,7 @@ mod tests {
         // From NTT_REDC_FILL_MAX_BITS the fill is not looked at: 1025 limbs fill 0.5 of 2048.
         let t3 = Thresholds {
             ntt_redc_pow_bits: 40000,
+            spectral_sec_bits: u64::MAX,
             ..t
         };
         let wide: Vec<u64> = (0..1025).map(|i| next() | u64::from(i == 0)).collect();
@@ -1005,6 +1099,7 @@ mod tests {
             spectral_mul_bits: u64::MAX,
             spectral_pow_bits: u64::MAX,
             ntt_redc_pow_bits: u64::MAX,
+            spectral_sec_bits: u64::MAX,
         };
         let mut n = vec![0u64; (SPECTRAL_MAX_BITS / 64) as usize];
         n[0] = 1;

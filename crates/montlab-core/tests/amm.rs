@@ -272,6 +272,7 @@ fn word_only(n: &BigUint) -> FastModulus {
         spectral_mul_bits: u64::MAX,
         spectral_pow_bits: u64::MAX,
         ntt_redc_pow_bits: u64::MAX,
+        spectral_sec_bits: u64::MAX,
     };
     FastModulus::with_thresholds(&limbs(n), t).unwrap()
 }

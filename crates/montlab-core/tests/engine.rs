@@ -127,6 +127,7 @@ fn edge_moduli_on_both_kernels() {
             spectral_mul_bits: cut,
             spectral_pow_bits: cut,
             ntt_redc_pow_bits: cut,
+            spectral_sec_bits: cut,
         };
         for n in edge_moduli().into_iter().filter(|n| n.bits() <= 1100) {
             let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -152,7 +153,12 @@ proptest! {
         cut in 2u64..4096,
         e in proptest::collection::vec(any::<u64>(), 0..3),
     ) {
-        let t = Thresholds { spectral_mul_bits: cut, spectral_pow_bits: cut, ntt_redc_pow_bits: cut };
+        let t = Thresholds {
+            spectral_mul_bits: cut,
+            spectral_pow_bits: cut,
+            ntt_redc_pow_bits: cut,
+            spectral_sec_bits: cut,
+        };
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
         if let Err(msg) = check(&m, &n, &x, &y, &big(&e)) {
             return Err(TestCaseError::fail(msg));
@@ -169,6 +175,7 @@ fn batches_keep_input_order() {
             spectral_mul_bits: cut,
             spectral_pow_bits: cut,
             ntt_redc_pow_bits: cut,
+            spectral_sec_bits: cut,
         };
         let n = modulus_of(&mut rng, 1000);
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -248,6 +255,7 @@ fn fermat_factor_moduli_skip_spectral() {
         spectral_mul_bits: 2,
         spectral_pow_bits: 2,
         ntt_redc_pow_bits: 2,
+        spectral_sec_bits: u64::MAX,
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
     assert!(m.spectral().is_none());
@@ -260,6 +268,7 @@ fn fermat_factor_moduli_skip_spectral() {
     check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
     let t = Thresholds {
         ntt_redc_pow_bits: u64::MAX,
+        spectral_sec_bits: u64::MAX,
         ..t
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();

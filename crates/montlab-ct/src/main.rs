@@ -8,7 +8,9 @@
 //! * `vartime`: `pow::window::pow_vartime`, the negative control, which must be flagged;
 //! * `crt_sec`: `pow::crt::CrtKey::pow_sec`, the RSA private operation, with the whole key
 //!   (p, q, dp, dq, qinv) and the ciphertext marked secret after the key's public checks;
-//! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged.
+//! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged;
+//! * `spectral_pow_sec`: `pow::fixed::pow_sec_with` on the spectral kernel (transform
+//!   lengths 2, 4 and 8), with `spectral_vartime` (its sliding window) as the control.
 //!
 //! The moduli and bases are public (an RSA ciphertext is); the exponent's length is public
 //! (a modulus-length exponent: all its limbs are processed). Without `cfg(valgrind)` (no
@@ -17,7 +19,8 @@
 
 use montlab_core::pow::crt::CrtKey;
 use montlab_core::pow::{fixed, window};
-use montlab_core::{Limb, MontParams, Stop};
+use montlab_core::spectral::SpectralParams;
+use montlab_core::{Limb, MontParams, OddModulus, Stop};
 use num_bigint::BigUint;
 
 #[cfg(valgrind)]
@@ -106,10 +109,47 @@ fn crt(kernel: &str, seed: &mut u64) {
     }
 }
 
+/// The spectral kernels on moduli of 1, 2, 3 and 5 limbs (P = 2, 2, 4, 8).
+fn spectral(kernel: &str, seed: &mut u64) {
+    for s in [1usize, 2, 3, 5] {
+        let mut n = limbs(seed, s);
+        n[0] |= 1;
+        n[s - 1] |= 1 << 63;
+        let m = OddModulus::new(&n).expect("odd modulus");
+        let Some(k) = SpectralParams::new(&m) else {
+            continue; // a factor shared with 2^l + 1: no spectral kernel (public)
+        };
+        let mut base = limbs(seed, s);
+        base[s - 1] >>= 1; // below N
+        for exp in [limbs(seed, s), vec![0; s], vec![Limb::MAX; s]] {
+            let want = window::pow_vartime_with(&k, &base, &exp);
+            let e = exp.clone();
+            secret(&e);
+            let got = match kernel {
+                "spectral_pow_sec" => {
+                    fixed::pow_sec_with(&k, &base, &e, Stop::never()).expect("never stopped")
+                }
+                _ => window::pow_vartime_with(&k, &base, &e),
+            };
+            public(&got);
+            assert_eq!(got, want, "{kernel}: wrong result at {s} limbs");
+        }
+    }
+}
+
 fn main() {
     let kernel = std::env::args().nth(1).unwrap_or_default();
     if !cfg!(valgrind) {
         eprintln!("montlab-ct: built without valgrind headers: secrets are not marked");
+    }
+    if kernel.starts_with("spectral_") {
+        if !matches!(kernel.as_str(), "spectral_pow_sec" | "spectral_vartime") {
+            eprintln!("montlab-ct: unknown kernel {kernel:?}");
+            std::process::exit(2);
+        }
+        spectral(&kernel, &mut 0x0073_7065_6374_7261);
+        println!("montlab-ct {kernel}: results correct");
+        return;
     }
     if kernel.starts_with("crt_") {
         if !matches!(kernel.as_str(), "crt_sec" | "crt_vartime") {
@@ -138,7 +178,7 @@ fn main() {
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
                     eprintln!(
-                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime)"
+                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime, spectral_pow_sec, spectral_vartime)"
                     );
                     std::process::exit(2);
                 }

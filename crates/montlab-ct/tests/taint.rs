@@ -109,3 +109,22 @@ fn the_variable_time_crt_control_is_flagged() {
         "the variable-time CRT control was not flagged (exit {code}):\n{stderr}"
     );
 }
+
+#[test]
+fn spectral_pow_sec_has_no_secret_dependent_branch_or_index() {
+    let Some((code, stderr)) = under_memcheck("spectral_pow_sec") else {
+        return;
+    };
+    assert_eq!(code, 0, "memcheck flagged the spectral pow_sec:\n{stderr}");
+}
+
+#[test]
+fn the_variable_time_spectral_control_is_flagged() {
+    let Some((code, stderr)) = under_memcheck("spectral_vartime") else {
+        return;
+    };
+    assert!(
+        code == FLAGGED && stderr.contains("uninitialised"),
+        "the variable-time spectral control was not flagged (exit {code}):\n{stderr}"
+    );
+}

@@ -140,6 +140,7 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
         ("spectral_mul_bits", t.spectral_mul_bits),
         ("spectral_pow_bits", t.spectral_pow_bits),
         ("ntt_redc_pow_bits", t.ntt_redc_pow_bits),
+        ("spectral_sec_bits", t.spectral_sec_bits),
     ])
 }
 
@@ -386,6 +387,14 @@ impl FastModulus {
         py.detach(|| self.inner.mul_reduction())
     }
 
+    /// Kernel of `pow_sec` (constant time): "cios", or "spectral" from the table's
+    /// `spectral_sec_bits` (where N has a spectral kernel and the CPU runs its portable loops).
+    /// A query: builds nothing.
+    #[getter]
+    fn pow_sec_kernel(&self, py: Python<'_>) -> &'static str {
+        py.detach(|| self.inner.pow_sec_kernel_id())
+    }
+
     /// Kernel of `pow` and `pow_many` for long exponents: "amm", "cios", "spectral", or
     /// "ntt_redc" (a modulus without a spectral kernel). Builds the spectral setup, after which
     /// short exponents run on it too.
@@ -496,10 +505,11 @@ impl FastModulus {
         Ok(convert::int_of(py, &out)?)
     }
 
-    /// base ** exp mod N in constant time in base and the exponent bits (fixed window,
-    /// word-level kernel at every size). The exponent runs to a public length: `exp_bits`
-    /// when given (a longer exponent raises `OperandError`), else N's length or the
-    /// exponent's own if longer; never trimmed to its top set bit.
+    /// base ** exp mod N in constant time in base and the exponent bits (fixed window on
+    /// `pow_sec_kernel`: the word level, or spectral from `spectral_sec_bits`). The exponent
+    /// runs to a public length: `exp_bits` when given (a longer exponent raises
+    /// `OperandError`), else N's length or the exponent's own if longer; never trimmed to its
+    /// top set bit.
     #[pyo3(signature = (base, exp, exp_bits = None))]
     fn pow_sec(
         &self,

@@ -16,13 +16,15 @@
 //! squarings and one product (also for a zero digit, with the table entry 1); the table entry
 //! is gathered by reading all 2^k entries and keeping one with a mask computed without a
 //! branch; both kernels end in a masked final subtraction. What is assumed: the target's
-//! 64x64->128 multiply is constant time (true of x86-64 and AArch64). Left out: blinding of
-//! the base or the exponent, and the spectral kernel (whose carry handling branches on data).
+//! 64x64->128 multiply is constant time (true of x86-64 and AArch64). [`pow_sec_with`] runs
+//! the same window on any [`CtKernel`]: the word level, or the spectral kernel (its portable
+//! loops; `crates/montlab-ct` checks both under valgrind). Left out: blinding of the base or
+//! the exponent.
 
 use crate::error::MontError;
 use crate::limb::Limb;
-use crate::mont::{cios, sqr};
 use crate::params::MontParams;
+use crate::pow::MontKernel;
 use crate::stop::Stop;
 
 /// Window size of [`pow_sec`]: a table of 32 entries.
@@ -62,46 +64,78 @@ pub(crate) fn pow_sec_reduced(
     exp: &[Limb],
     stop: &Stop,
 ) -> Result<Vec<Limb>, MontError> {
-    let s = params.s();
+    pow_sec_with(params, base, exp, stop)
+}
+
+/// A Montgomery kernel [`pow_sec_with`] runs on: its products and squarings take one path
+/// through code and memory whatever the values, and it reads a table entry by a full masked
+/// scan. The word level (`cios` + `sqr`) and the spectral kernel are such kernels.
+pub trait CtKernel: MontKernel {
+    /// R^2 mod N as an element, ready as a right operand: the factor into the domain.
+    fn r2(&self) -> Self::Elem;
+    /// `out = table[digit]`, reading every entry and keeping one by mask. All entries went
+    /// through [`MontKernel::prepare`] (a public fact, so they have one shape).
+    fn gather(&self, table: &[Self::Elem], digit: Limb, out: &mut Self::Elem);
+}
+
+impl CtKernel for MontParams {
+    fn r2(&self) -> Vec<Limb> {
+        self.r2_mod_n().to_vec()
+    }
+
+    fn gather(&self, table: &[Vec<Limb>], digit: Limb, out: &mut Vec<Limb>) {
+        gather(table, digit, out);
+    }
+}
+
+/// [`pow_sec`]'s fixed window on any [`CtKernel`], for `base < N` of exactly the kernel's `s`
+/// limbs (not checked here). The table's entries are prepared right operands.
+///
+/// # Errors
+/// [`MontError::Interrupted`] once `stop` is requested.
+pub fn pow_sec_with<K: CtKernel>(
+    kernel: &K,
+    base: &[Limb],
+    exp: &[Limb],
+    stop: &Stop,
+) -> Result<Vec<Limb>, MontError> {
     let k = SEC_WINDOW_BITS as usize;
-    let mut t = vec![0; cios::scratch_len(s)];
-    let mut w = vec![0; sqr::scratch_len(s)];
+    let mut sc = kernel.scratch();
 
     // table[d] = base^d R mod N for every digit d in [0, 2^k).
-    let mut table: Vec<Vec<Limb>> = Vec::with_capacity(1 << k);
-    table.push(params.r_mod_n().to_vec());
-    let mut b_m = vec![0; s];
-    cios::mont_mul_into(params, base, params.r2_mod_n(), &mut b_m, &mut t);
+    let mut table: Vec<K::Elem> = Vec::with_capacity(1 << k);
+    let mut one = kernel.one();
+    kernel.prepare(&mut one, &mut sc);
+    table.push(one);
+    let b = kernel.wrap(base);
+    let mut b_m = b.clone();
+    kernel.mul(&b, &kernel.r2(), &mut b_m, &mut sc);
+    kernel.prepare(&mut b_m, &mut sc);
     table.push(b_m);
     for d in 2..(1usize << k) {
         stop.check()?;
-        let mut next = vec![0; s];
-        cios::mont_mul_into(params, &table[d - 1], &table[1], &mut next, &mut t);
+        let mut next = table[d - 1].clone();
+        kernel.mul(&table[d - 1], &table[1], &mut next, &mut sc);
+        kernel.prepare(&mut next, &mut sc);
         table.push(next);
     }
 
     // Windows from the top: the exponent's 64 * len bits, padded at the top to a multiple of k.
-    let total_bits = 64 * exp.len();
-    let windows = total_bits.div_ceil(k);
-    let mut acc = params.r_mod_n().to_vec();
-    let mut tmp = vec![0; s];
-    let mut sel = vec![0; s];
+    let windows = (64 * exp.len()).div_ceil(k);
+    let mut acc = kernel.one();
+    let mut tmp = acc.clone();
+    let mut sel = table[0].clone();
     for win in (0..windows).rev() {
         stop.check()?;
         for _ in 0..k {
-            sqr::mont_sqr_into(params, &acc, &mut tmp, &mut w);
+            kernel.sqr(&acc, &mut tmp, &mut sc);
             core::mem::swap(&mut acc, &mut tmp);
         }
-        let digit = window_digit(exp, win * k, k);
-        gather(&table, digit, &mut sel);
-        cios::mont_mul_into(params, &acc, &sel, &mut tmp, &mut t);
+        kernel.gather(&table, window_digit(exp, win * k, k), &mut sel);
+        kernel.mul(&acc, &sel, &mut tmp, &mut sc);
         core::mem::swap(&mut acc, &mut tmp);
     }
-
-    let mut one = vec![0; s];
-    one[0] = 1;
-    cios::mont_mul_into(params, &acc, &one, &mut tmp, &mut t);
-    Ok(tmp)
+    Ok(kernel.from_mont(&acc, &mut sc))
 }
 
 /// Bits `[lo, lo + k)` of `exp` as a number, bits past the end reading 0. The positions are
@@ -117,7 +151,7 @@ fn window_digit(exp: &[Limb], lo: usize, k: usize) -> Limb {
 }
 
 /// `out = table[digit]`, reading every entry and keeping the wanted one by mask.
-fn gather(table: &[Vec<Limb>], digit: Limb, out: &mut [Limb]) {
+pub(crate) fn gather(table: &[Vec<Limb>], digit: Limb, out: &mut [Limb]) {
     out.fill(0);
     for (i, entry) in table.iter().enumerate() {
         let mask = ct_eq_mask(i as Limb, digit);
@@ -129,7 +163,7 @@ fn gather(table: &[Vec<Limb>], digit: Limb, out: &mut [Limb]) {
 
 /// All ones if `a == b`, else 0, without a branch.
 #[inline]
-fn ct_eq_mask(a: Limb, b: Limb) -> Limb {
+pub(crate) fn ct_eq_mask(a: Limb, b: Limb) -> Limb {
     let x = a ^ b;
     // (x | -x) has its top bit set exactly when x != 0.
     let nonzero = (x | x.wrapping_neg()) >> 63;

@@ -19,13 +19,12 @@
 //!
 //! Output: limbs of the sum in [0, 2^l) for the cyclic ring (with 2^l - 1 read as 0), or in
 //! [0, 2^l] for the nega-cyclic ring, where the value 2^l is returned as zero limbs plus a
-//! `top` flag. Variable time (carry loops end early). Where the CPU has AVX-512 IFMA, Garner's
+//! `top` flag. The portable read-outs are constant time: wrapping arithmetic within the
+//! stated bounds, masks instead of branches, full-length carry passes. Where the CPU has AVX-512 IFMA, Garner's
 //! step runs 8 coefficients wide (`super::ifma_crt`, coefficients as three words) and only the
 //! carry propagation stays scalar; the portable path is the reference (equal outputs).
 
-use std::hint::select_unpredictable;
-
-use super::prime::{inv_mod, shoup_mul, shoup_pre, PRIMES};
+use super::prime::{csub, inv_mod, shoup_mul, shoup_pre, PRIMES};
 
 /// Garner constants for the three primes.
 #[derive(Clone, Debug)]
@@ -104,17 +103,27 @@ impl Crt {
     fn garner(&self, r1: u64, r2: u64, r3: u64) -> (u64, u128) {
         let [q1, q2, q3] = self.q;
         // k2 = (r2 - r1) q1^-1 mod q2; r1 < q1 < 2 q2, so r2 + 2 q2 - r1 > 0.
-        let k2 = shoup_mul(r2 + 2 * q2 - r1, self.inv12.0, self.inv12.1, q2);
-        let k2 = k2.min(k2.wrapping_sub(q2)); // branch-free: the residues are random
-                                              // v12 = r1 + q1 k2 < q1 q2; its residue mod q3 is r1 + (q1 mod q3) k2.
-        let v12 = u128::from(r1) + u128::from(q1) * u128::from(k2);
-        let v12_q3 = shoup_mul(k2, self.q1_mod_q3.0, self.q1_mod_q3.1, q3) + r1; // < 2 q3 + q1 < 4 q3
-                                                                                 // k3 = (r3 - v12) (q1 q2)^-1 mod q3.
-        let k3 = shoup_mul(r3 + 4 * q3 - v12_q3, self.inv123.0, self.inv123.1, q3);
-        let k3 = k3.min(k3.wrapping_sub(q3));
+        let k2 = shoup_mul(
+            r2.wrapping_add(2 * q2).wrapping_sub(r1),
+            self.inv12.0,
+            self.inv12.1,
+            q2,
+        );
+        let k2 = csub(k2, q2);
+        // v12 = r1 + q1 k2 < q1 q2; its residue mod q3 is r1 + (q1 mod q3) k2.
+        let v12 = u128::from(r1).wrapping_add(u128::from(q1).wrapping_mul(u128::from(k2)));
+        let v12_q3 = shoup_mul(k2, self.q1_mod_q3.0, self.q1_mod_q3.1, q3).wrapping_add(r1); // < 2 q3 + q1 < 4 q3
+                                                                                             // k3 = (r3 - v12) (q1 q2)^-1 mod q3.
+        let k3 = shoup_mul(
+            r3.wrapping_add(4 * q3).wrapping_sub(v12_q3),
+            self.inv123.0,
+            self.inv123.1,
+            q3,
+        );
+        let k3 = csub(k3, q3);
         // v = v12 + q1 q2 k3 < Q < 2^150.
-        let a = v12 + u128::from(self.q12.0) * u128::from(k3);
-        let hi = (a >> 64) + u128::from(self.q12.1) * u128::from(k3);
+        let a = v12.wrapping_add(u128::from(self.q12.0).wrapping_mul(u128::from(k3)));
+        let hi = (a >> 64).wrapping_add(u128::from(self.q12.1).wrapping_mul(u128::from(k3)));
         (a as u64, hi)
     }
 
@@ -123,6 +132,12 @@ impl Crt {
     /// entries, overwritten); returns the `top` flag (value 2^l). Runs on IFMA where
     /// [`super::uses_ifma`] and 8 | P, else [`Crt::collect_nega_portable`]: equal results.
     pub(crate) fn collect_nega(&self, buf: &mut [u64], out: &mut [u64]) -> bool {
+        self.collect_nega_mask(buf, out) != 0
+    }
+
+    /// [`Crt::collect_nega`] with the `top` flag as a mask (all ones or 0), for callers that
+    /// must not branch on it.
+    pub(crate) fn collect_nega_mask(&self, buf: &mut [u64], out: &mut [u64]) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if Self::vector(out.len()) {
             super::ifma_crt::garner_words(&self.k52, buf, true);
@@ -152,19 +167,23 @@ impl Crt {
 
     /// Portable nega-cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l + 1` with c_n the
     /// symmetric lift of the residues `(r[0][n], r[1][n], r[2][n])`; returns the `top` flag
-    /// (value 2^l).
-    pub(crate) fn collect_nega_portable(&self, r: [&[u64]; 3], out: &mut [u64]) -> bool {
+    /// (value 2^l) as a mask.
+    pub(crate) fn collect_nega_portable(&self, r: [&[u64]; 3], out: &mut [u64]) -> u64 {
         let mut carry: i128 = 0;
         for (n, o) in out.iter_mut().enumerate() {
             let (lo, hi) = self.garner(r[0][n], r[1][n], r[2][n]);
-            // v > Q/2 stands for v - Q < 0; the sign is random, so select without a branch.
-            let (l, borrow) = lo.overflowing_sub(self.big_q.0);
-            let h = hi as i128 - self.big_q.1 as i128 - i128::from(borrow);
-            let neg = (hi, lo) > (self.half_q.1, self.half_q.0);
-            let (lo, hi) = select_unpredictable(neg, (l, h), (lo, hi as i128));
-            let t = carry + i128::from(lo);
+            // v > Q/2 stands for v - Q < 0: subtract Q by a mask from the sign of Q/2 - v
+            // (neither a branch nor a conditional move on v).
+            let (_, b) = self.half_q.0.overflowing_sub(lo);
+            let d = (self.half_q.1 as i128).wrapping_sub(hi as i128);
+            let neg = (d.wrapping_sub(i128::from(b)) >> 127) as u128; // all ones or 0
+            let (lo, borrow) = lo.overflowing_sub(self.big_q.0 & neg as u64);
+            let hi = (hi as i128)
+                .wrapping_sub((self.big_q.1 & neg) as i128)
+                .wrapping_sub(i128::from(borrow));
+            let t = carry.wrapping_add(i128::from(lo));
             *o = t as u64;
-            carry = (t >> 64) + hi;
+            carry = (t >> 64).wrapping_add(hi);
         }
         finish_nega(carry, out)
     }
@@ -175,9 +194,9 @@ impl Crt {
         let mut carry: u128 = 0;
         for (n, o) in out.iter_mut().enumerate() {
             let (lo, hi) = self.garner(r[0][n], r[1][n], r[2][n]);
-            let t = carry + u128::from(lo);
+            let t = carry.wrapping_add(u128::from(lo));
             *o = t as u64;
-            carry = (t >> 64) + hi;
+            carry = (t >> 64).wrapping_add(hi);
         }
         finish_cyc(carry, out);
     }
@@ -218,38 +237,55 @@ fn fold_words(buf: &[u64], out: &mut [u64]) -> i128 {
 }
 
 /// The nega-cyclic wrap: limbs L (in `out`) plus `carry` 2^l, reduced mod 2^l + 1 into
-/// [0, 2^l]; returns the `top` flag.
-fn finish_nega(carry: i128, out: &mut [u64]) -> bool {
-    // The sum is L + carry 2^l = L - carry (mod 2^l + 1), with 0 <= L < 2^l.
-    if carry > 0 {
-        // L - carry: borrow out means the limbs hold L - carry + 2^l; add the missing 1.
-        if sub_small(out, carry as u128) {
-            return add_small(out, 1);
-        }
-        false
-    } else if carry < 0 {
-        // L + |carry|: a carry out means the limbs hold L + |carry| - 2^l and 2^l = -1,
-        // so subtract 1. From zero limbs that is -1 = 2^l: zero limbs and the top flag.
-        if add_small(out, carry.unsigned_abs()) && sub_small(out, 1) {
-            out.fill(0);
-            return true;
-        }
-        false
-    } else {
-        false
+/// [0, 2^l]; returns the `top` flag (value 2^l) as a mask, all ones or 0. Constant time: two
+/// full passes and masks, no branch on the values.
+fn finish_nega(carry: i128, out: &mut [u64]) -> u64 {
+    // L + carry 2^l = L - carry (mod 2^l + 1). First L - carry = D + k 2^l with D in
+    // [0, 2^l) and k in {-1, 0, 1} (|carry| is far below 2^l), ...
+    debug_assert!(carry.unsigned_abs() < 1 << 126);
+    let mut acc = carry.wrapping_neg();
+    for l in out.iter_mut() {
+        acc = acc.wrapping_add(i128::from(*l));
+        *l = acc as u64;
+        acc >>= 64;
     }
+    // ... then D - k = D + k 2^l (mod 2^l + 1), in [-1, 2^l]: both ends are 2^l (-1 = 2^l),
+    // which leave the pass with a borrow or a carry: zero limbs and the flag.
+    let mut acc2 = acc.wrapping_neg();
+    for l in out.iter_mut() {
+        acc2 = acc2.wrapping_add(i128::from(*l));
+        *l = acc2 as u64;
+        acc2 >>= 64;
+    }
+    debug_assert!((-1..=1).contains(&acc2));
+    let top = ((acc2 | acc2.wrapping_neg()) >> 64) as u64; // all ones iff acc2 != 0
+    for l in out.iter_mut() {
+        *l &= !top;
+    }
+    top
 }
 
 /// The cyclic wrap: limbs L plus `carry` 2^l, reduced mod 2^l - 1 into [0, 2^l - 1).
+/// Constant time: four full end-around passes (2^l = 1) absorb any carry below 2^128, then
+/// 2^l - 1 (all ones) becomes 0 by a mask.
 fn finish_cyc(carry: u128, out: &mut [u64]) {
-    // 2^l = 1: add the carry back at the bottom, end-around.
     let mut c = carry;
-    while c != 0 {
-        c = u128::from(add_small(out, c));
+    for _ in 0..4 {
+        let mut acc = c;
+        for l in out.iter_mut() {
+            acc = acc.wrapping_add(u128::from(*l));
+            *l = acc as u64;
+            acc >>= 64;
+        }
+        c = acc;
     }
-    // 2^l - 1 (all ones) is 0.
-    if out.iter().all(|&l| l == u64::MAX) {
-        out.fill(0);
+    debug_assert_eq!(c, 0);
+    let all_ones = out.iter().fold(u64::MAX, |a, &l| a & l);
+    // The mask goes through black_box: seen through, the compiler turns the masked stores
+    // into a branch to a memset.
+    let mask = core::hint::black_box(u64::from(all_ones == u64::MAX)).wrapping_neg();
+    for l in out.iter_mut() {
+        *l &= !mask;
     }
 }
 
@@ -402,7 +438,7 @@ mod tests {
 
                 // And the dispatching entry points (IFMA or portable as configured).
                 let (mut w, mut o) = (buf.clone(), vec![0u64; p]);
-                assert_eq!(crt.collect_nega(&mut w, &mut o), top);
+                assert_eq!(crt.collect_nega_mask(&mut w, &mut o), top);
                 assert_eq!(o, want_n);
                 let mut w = buf.clone();
                 crt.collect_cyc(&mut w, &mut o);

@@ -34,17 +34,24 @@
 //! prepared R^2 mod N and 1 (whose y N' is N' itself).
 //!
 //! Left out: FMLM3's Algorithm 3 (the triple product needs M > P^2 (B-1)^3, a fourth prime
-//! here), lazy (< 2N) outputs, and constant time (the carry loops branch on data).
+//! here) and lazy (< 2N) outputs.
+//!
+//! Timing: no branch, conditional move or memory index depends on the values (masked carry
+//! folds, flag and final subtraction; wrapping arithmetic within the stated bounds), so
+//! `pow_sec` runs on it ([`fixed::pow_sec_with`]); `crates/montlab-ct` checks the portable
+//! loops under valgrind. The IFMA loops are not checked there (valgrind has no AVX-512).
 
 use num_bigint::BigUint;
 
-use super::crt::{sub_small, Crt};
+use super::crt::Crt;
 use super::ntt::NttTables;
+use super::prime::csub;
 use super::{forward, inverse, vector_len};
 use crate::bigarith;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
+use crate::pow::fixed::{self, CtKernel};
 use crate::pow::{window, MontKernel};
 
 /// Largest transform length: l = 64 * 2^16 = 2^22 bits, inside the coefficient bounds.
@@ -196,10 +203,10 @@ impl SpectralParams {
             },
         };
         let mut n_cyc = vec![0; 3 * p];
-        params.load(&params.n_pad, 0, &mut n_cyc);
+        params.load(&params.n_pad, 0, 0, &mut n_cyc);
         params.forward_all(&mut n_cyc, false);
         let mut np_nega = vec![0; 3 * p];
-        params.load(&from_big(&n_prime, p), 0, &mut np_nega);
+        params.load(&from_big(&n_prime, p), 0, 0, &mut np_nega);
         params.forward_all(&mut np_nega, true);
         params.n_cyc = n_cyc;
         params.np_nega = np_nega;
@@ -308,9 +315,10 @@ impl SpectralParams {
     }
 
     /// Residues of the `p` digits of `x` for the three primes into `dst` (3 P entries, in
-    /// [0, 4q)), plus `adjust` (-1, 0 or +1) on digit 0: the flagged value 2^l enters a
-    /// nega-cyclic product as -1 and a cyclic one as +1.
-    fn load(&self, x: &[Limb], adjust: i8, dst: &mut [u64]) {
+    /// [0, 4q)), minus 1 on digit 0 where `minus` is all ones and plus 1 where `plus` is: the
+    /// flagged value 2^l enters a nega-cyclic product as -1 and a cyclic one as +1 (masks, so
+    /// that no branch depends on the flag).
+    fn load(&self, x: &[Limb], minus: u64, plus: u64, dst: &mut [u64]) {
         for (t, chunk) in self.tables.iter().zip(dst.chunks_exact_mut(self.p)) {
             let pr = &t.prime;
             #[cfg(target_arch = "x86_64")]
@@ -325,11 +333,8 @@ impl SpectralParams {
             for (d, &v) in chunk.iter_mut().zip(x) {
                 *d = pr.reduce_lazy(v);
             }
-            match adjust {
-                -1 => chunk[0] += pr.q2 - 1,
-                1 => chunk[0] += 1,
-                _ => {}
-            }
+            chunk[0] = chunk[0].wrapping_add(((pr.q2 - 1) & minus) | (1 & plus));
+            // < 6q
         }
     }
 
@@ -353,7 +358,7 @@ impl SpectralParams {
 
     /// The cyclic and nega-cyclic transforms of `x` into `c` and `n`.
     fn transform(&self, x: &[Limb], c: &mut [u64], n: &mut [u64]) {
-        self.load(x, 0, c);
+        self.load(x, 0, 0, c);
         n.copy_from_slice(c);
         self.forward_all(c, false);
         self.forward_all(n, true);
@@ -419,8 +424,8 @@ impl SpectralParams {
                 .zip(&b[r.clone()])
                 .zip(&c[r])
             {
-                let v = pr.mont_mul(x, y) + pr.mont_mul(*o, z);
-                *o = v.min(v.wrapping_sub(pr.q2));
+                let v = pr.mont_mul(x, y).wrapping_add(pr.mont_mul(*o, z)); // < 4q
+                *o = csub(v, pr.q2);
             }
         }
     }
@@ -466,7 +471,7 @@ impl SpectralParams {
             Some(y) if !y.np.is_empty() => {
                 self.pointwise_into(a, xn, &y.np);
                 self.inverse_all(a, true);
-                self.crt.collect_nega(a, m)
+                self.crt.collect_nega_mask(a, m)
             }
             _ => {
                 // Step 1a: h = x y mod R (nega-cyclic product).
@@ -475,24 +480,24 @@ impl SpectralParams {
                 if let Some(tr) = trace.as_deref_mut() {
                     tr.h_residues = canonical(a, p);
                 }
-                let h_top = self.crt.collect_nega(a, h);
+                let h_top = self.crt.collect_nega_mask(a, h);
                 // Step 1b: m = h N' mod R.
-                self.load(h, if h_top { -1 } else { 0 }, a);
+                self.load(h, h_top, 0, a);
                 self.forward_all(a, true);
                 self.pointwise(a, &self.np_nega);
                 self.inverse_all(a, true);
                 if let Some(tr) = trace.as_deref_mut() {
-                    tr.h = (h.clone(), h_top);
+                    tr.h = (h.clone(), h_top != 0);
                     tr.m_residues = canonical(a, p);
                 }
-                self.crt.collect_nega(a, m)
+                self.crt.collect_nega_mask(a, m)
             }
         };
         if let Some(tr) = trace.as_deref_mut() {
-            tr.m = (m.clone(), m_top);
+            tr.m = (m.clone(), m_top != 0);
         }
         // Step 2: S = (x y + m N) mod Q' (cyclic; m = 2^l is 1 mod Q').
-        self.load(m, if m_top { 1 } else { 0 }, a);
+        self.load(m, 0, m_top, a);
         self.forward_all(a, false);
         self.pointwise_sum(a, xc, yc, &self.n_cyc);
         self.inverse_all(a, false);
@@ -507,21 +512,25 @@ impl SpectralParams {
 
         // Step 3: s = S / 2 mod Q' (S odd: (S + 2^l - 1) / 2 = (S - 1) / 2 + 2^(l-1)).
         limb::half_mod_mersenne(sv);
-        // t = s or s + Q', whichever has the parity of x y + m N (N is odd; m = 2^l is even).
+        // t = s or s + Q', whichever has the parity of x y + m N (N is odd; m = 2^l is even):
+        // s + 2^l - 1 sets the top bit and subtracts 1 (s = 0 gives 2^l - 1, no top). Every
+        // limb is subtracted from, so that no branch depends on the values.
         let parity = (x.limbs[0] & y_low & 1) ^ (m[0] & 1);
-        let mut top = false;
-        if sv[0] & 1 != parity {
-            // s + 2^l - 1: set the top bit, then subtract 1 (s = 0 gives 2^l - 1, no top).
-            top = !sub_small(sv, 1);
+        let odd = (sv[0] ^ parity) & 1;
+        let mut borrow = odd;
+        for l in sv.iter_mut() {
+            let (v, b) = l.overflowing_sub(borrow);
+            *l = v;
+            borrow = Limb::from(b);
         }
+        let top = odd & (borrow ^ 1);
         if let Some(tr) = trace {
-            tr.t = (sv.to_vec(), top);
+            tr.t = (sv.to_vec(), top == 1);
         }
-        // Step 4: t < 2N, one subtraction.
-        if top || limb::cmp(sv, &self.n_pad).is_ge() {
-            let borrow = limb::sub_assign(sv, &self.n_pad);
-            debug_assert_eq!(borrow == 1, top, "spectral: t >= 2N");
-        }
+        // Step 4: t < 2N, one subtraction, by mask.
+        let t = &mut h[..p];
+        t.copy_from_slice(sv);
+        limb::ct_reduce_once(sv, t, top, &self.n_pad);
         debug_assert!(
             limb::cmp(sv, &self.n_pad).is_lt(),
             "spectral: output not reduced"
@@ -600,8 +609,8 @@ impl MontKernel for SpectralParams {
             let mut np = vec![0; 3 * self.p];
             self.pointwise_into(&mut sc.a, &b.nega, &self.np_nega);
             self.inverse_all(&mut sc.a, true);
-            let top = self.crt.collect_nega(&mut sc.a, &mut sc.h);
-            self.load(&sc.h, if top { -1 } else { 0 }, &mut np);
+            let top = self.crt.collect_nega_mask(&mut sc.a, &mut sc.h);
+            self.load(&sc.h, top, 0, &mut np);
             self.forward_all(&mut np, true);
             b.np = np;
         }
@@ -617,6 +626,44 @@ impl MontKernel for SpectralParams {
 
     fn unwrap(&self, a: &SpectralElem) -> Vec<Limb> {
         a.limbs[..self.s].to_vec()
+    }
+}
+
+/// The spectral kernel's products are branch-free in the values (masked carry folds, flags
+/// and final subtraction; transforms and Garner's step by `min` selects), so `pow_sec` runs
+/// on it.
+impl CtKernel for SpectralParams {
+    fn r2(&self) -> SpectralElem {
+        self.r2_elem.clone()
+    }
+
+    fn gather(&self, table: &[SpectralElem], digit: Limb, out: &mut SpectralElem) {
+        let shape = |e: &SpectralElem| (e.limbs.len(), e.cyc.len(), e.nega.len(), e.np.len());
+        let want = shape(&table[0]);
+        assert!(
+            want.1 > 0 && want.3 > 0 && table.iter().all(|e| shape(e) == want),
+            "spectral: gather needs a table of prepared entries"
+        );
+        out.limbs.resize(want.0, 0);
+        out.cyc.resize(want.1, 0);
+        out.nega.resize(want.2, 0);
+        out.np.resize(want.3, 0);
+        for v in [&mut out.limbs, &mut out.cyc, &mut out.nega, &mut out.np] {
+            v.fill(0);
+        }
+        for (i, e) in table.iter().enumerate() {
+            let mask = fixed::ct_eq_mask(i as Limb, digit);
+            for (o, src) in [
+                (&mut out.limbs, &e.limbs),
+                (&mut out.cyc, &e.cyc),
+                (&mut out.nega, &e.nega),
+                (&mut out.np, &e.np),
+            ] {
+                for (o, &v) in o.iter_mut().zip(src.iter()) {
+                    *o |= v & mask;
+                }
+            }
+        }
     }
 }
 

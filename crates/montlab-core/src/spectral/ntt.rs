@@ -17,10 +17,12 @@
 //! [0, 2q) and returns the fully reduced coefficients times `scale` (P^-1 2^64, so that a
 //! Montgomery product per position in between is undone). The portable loops here are the
 //! reference; `super::ifma` runs the same butterflies 8 lanes wide where the CPU has it.
-//! Conditional subtractions are written `x.min(x - b)` (wrapping): branch-free, because the
-//! residues are random and a branch would mispredict about half the time.
+//! Conditional subtractions are [`csub`]: the sign of `x - b` as a mask, with no branch (the
+//! residues are random, and secret in `pow_sec`). Butterfly sums stay below 4q < 2^54 and
+//! u + 2q - v above 0 (v < 2q), so they are written wrapping: no overflow-check branch
+//! depends on a value.
 
-use super::prime::{inv_mod, mul_mod, pow_mod, shoup_mul, shoup_pre, Prime, GENERATORS};
+use super::prime::{csub, inv_mod, mul_mod, pow_mod, shoup_mul, shoup_pre, Prime, GENERATORS};
 
 /// Twiddle tables for one prime and one transform length P (a power of two >= 2).
 #[derive(Clone, Debug)]
@@ -206,20 +208,20 @@ pub fn forward_portable(a: &mut [u64], t: &NttTables, nega: bool) {
         if half == 1 {
             // The last level: one butterfly per block, on adjacent entries.
             for (pair, (&w, &ws)) in a.chunks_exact_mut(2).zip(tw) {
-                let u = pair[0].min(pair[0].wrapping_sub(q2));
+                let u = csub(pair[0], q2);
                 let v = shoup_mul(pair[1], w, ws, q);
-                pair[0] = u + v;
-                pair[1] = u + q2 - v;
+                pair[0] = u.wrapping_add(v);
+                pair[1] = u.wrapping_add(q2).wrapping_sub(v);
             }
             break;
         }
         for (block, (&w, &ws)) in a.chunks_exact_mut(2 * half).zip(tw) {
             let (lo, hi) = block.split_at_mut(half);
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let u = (*x).min(x.wrapping_sub(q2)); // u mod 2q, branch-free
+                let u = csub(*x, q2); // u mod 2q
                 let v = shoup_mul(*y, w, ws, q);
-                *x = u + v;
-                *y = u + q2 - v;
+                *x = u.wrapping_add(v);
+                *y = u.wrapping_add(q2).wrapping_sub(v);
             }
         }
         blocks *= 2;
@@ -242,9 +244,9 @@ pub fn inverse_portable(a: &mut [u64], t: &NttTables, nega: bool) {
             // The first level: one butterfly per block, on adjacent entries.
             for (pair, (&w, &ws)) in a.chunks_exact_mut(2).zip(tw) {
                 let (u, v) = (pair[0], pair[1]);
-                let s = u + v;
-                pair[0] = s.min(s.wrapping_sub(q2));
-                pair[1] = shoup_mul(u + q2 - v, w, ws, q);
+                let s = u.wrapping_add(v);
+                pair[0] = csub(s, q2);
+                pair[1] = shoup_mul(u.wrapping_add(q2).wrapping_sub(v), w, ws, q);
             }
             blocks /= 2;
             half *= 2;
@@ -254,9 +256,9 @@ pub fn inverse_portable(a: &mut [u64], t: &NttTables, nega: bool) {
             let (lo, hi) = block.split_at_mut(half);
             for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
                 let (u, v) = (*x, *y);
-                let s = u + v;
-                *x = s.min(s.wrapping_sub(q2));
-                *y = shoup_mul(u + q2 - v, w, ws, q);
+                let s = u.wrapping_add(v);
+                *x = csub(s, q2);
+                *y = shoup_mul(u.wrapping_add(q2).wrapping_sub(v), w, ws, q);
             }
         }
         blocks /= 2;
@@ -264,7 +266,7 @@ pub fn inverse_portable(a: &mut [u64], t: &NttTables, nega: bool) {
     }
     for x in a.iter_mut() {
         let r = shoup_mul(*x, t.scale, t.scale_s, q);
-        *x = r.min(r.wrapping_sub(q));
+        *x = csub(r, q);
     }
 }
 

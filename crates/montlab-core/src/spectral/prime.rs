@@ -66,6 +66,15 @@ impl Prime {
     }
 }
 
+/// `x - b` if `x >= b`, else `x`, for `x < b + 2^63` and `0 < b < 2^63`: the sign of the
+/// wrapping difference as a mask, so that neither a branch nor a conditional move depends on
+/// `x` (the spectral kernel runs constant-time exponentiations).
+#[inline(always)]
+pub(crate) fn csub(x: u64, b: u64) -> u64 {
+    let d = x.wrapping_sub(b);
+    d.wrapping_add(b & ((d as i64 >> 63) as u64))
+}
+
 /// `a b mod q` by 128-bit division: setup only, never in a hot loop.
 pub(crate) fn mul_mod(a: u64, b: u64, q: u64) -> u64 {
     (u128::from(a) * u128::from(b) % u128::from(q)) as u64
