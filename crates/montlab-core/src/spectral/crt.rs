@@ -20,8 +20,8 @@
 //! Output: limbs of the sum in [0, 2^l) for the cyclic ring (with 2^l - 1 read as 0), or in
 //! [0, 2^l] for the nega-cyclic ring, where the value 2^l is returned as zero limbs plus a
 //! `top` flag. The portable read-outs are constant time: wrapping arithmetic within the
-//! stated bounds, masks instead of branches, full-length carry passes. Where the CPU has AVX-512 IFMA, Garner's
-//! step runs 8 coefficients wide (`super::ifma_crt`, coefficients as three words) and only the
+//! stated bounds, masks instead of branches, full-length carry passes. Where the CPU has
+//! AVX-512 IFMA, Garner's step runs 8 coefficients wide (`super::ifma_crt`, coefficients as three words) and only the
 //! carry propagation stays scalar; the portable path is the reference (equal outputs).
 
 use super::prime::{csub, inv_mod, shoup_mul, shoup_pre, PRIMES};
@@ -112,8 +112,9 @@ impl Crt {
         let k2 = csub(k2, q2);
         // v12 = r1 + q1 k2 < q1 q2; its residue mod q3 is r1 + (q1 mod q3) k2.
         let v12 = u128::from(r1).wrapping_add(u128::from(q1).wrapping_mul(u128::from(k2)));
-        let v12_q3 = shoup_mul(k2, self.q1_mod_q3.0, self.q1_mod_q3.1, q3).wrapping_add(r1); // < 2 q3 + q1 < 4 q3
-                                                                                             // k3 = (r3 - v12) (q1 q2)^-1 mod q3.
+        // Below 2 q3 + q1 < 4 q3.
+        let v12_q3 = shoup_mul(k2, self.q1_mod_q3.0, self.q1_mod_q3.1, q3).wrapping_add(r1);
+        // k3 = (r3 - v12) (q1 q2)^-1 mod q3.
         let k3 = shoup_mul(
             r3.wrapping_add(4 * q3).wrapping_sub(v12_q3),
             self.inv123.0,

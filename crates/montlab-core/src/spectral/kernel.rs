@@ -334,7 +334,7 @@ impl SpectralParams {
                 *d = pr.reduce_lazy(v);
             }
             chunk[0] = chunk[0].wrapping_add(((pr.q2 - 1) & minus) | (1 & plus));
-            // < 6q
+            // < 4q
         }
     }
 
