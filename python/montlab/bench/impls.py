@@ -219,21 +219,20 @@ def load_flint() -> Impl:
     return Impl("flint", f"python-flint {flint.__version__} (FLINT {flint_c})", bind)
 
 
-def load_openssl() -> Impl:
+def _system_libcrypto() -> openssl.LibCrypto:
     try:
-        lib = openssl.load()
+        return openssl.load()
     except openssl.Unavailable as exc:
         raise Unavailable(str(exc)) from None
-    return _openssl_impl("openssl", lib)
+
+
+def load_openssl() -> Impl:
+    return _openssl_impl("openssl", _system_libcrypto())
 
 
 def load_openssl_x2() -> Impl:
     """The system's OpenSSL, constant-time modexps two per ``BN_mod_exp_mont_consttime_x2``."""
-    try:
-        lib = openssl.load()
-    except openssl.Unavailable as exc:
-        raise Unavailable(str(exc)) from None
-    return _openssl_impl("openssl-x2", lib, x2=True)
+    return _openssl_impl("openssl-x2", _system_libcrypto(), x2=True)
 
 
 def _openssl_impl(name: str, lib: openssl.LibCrypto, x2: bool = False) -> Impl:
@@ -318,24 +317,23 @@ def _status(st: Any) -> int:
     return 0
 
 
-def load_openssl_native() -> Impl:
-    """OpenSSL 4 built for this CPU (built on first use: minutes)."""
+def _native_libcrypto() -> openssl.LibCrypto:
+    """The libcrypto of OpenSSL 4 built for this CPU (built on first use: minutes)."""
     path = _native_library(native_peers.OPENSSL)
     try:
-        lib = openssl.LibCrypto(openssl.ctypes.CDLL(str(path)), str(path))
+        return openssl.LibCrypto(openssl.ctypes.CDLL(str(path)), str(path))
     except (OSError, openssl.Unavailable) as exc:
         raise Unavailable(f"cannot load {path}: {exc}") from None
-    return _openssl_impl("openssl-native", lib)
+
+
+def load_openssl_native() -> Impl:
+    """OpenSSL 4 built for this CPU."""
+    return _openssl_impl("openssl-native", _native_libcrypto())
 
 
 def load_openssl_native_x2() -> Impl:
     """OpenSSL 4 built for this CPU, modexps two per ``BN_mod_exp_mont_consttime_x2``."""
-    path = _native_library(native_peers.OPENSSL)
-    try:
-        lib = openssl.LibCrypto(openssl.ctypes.CDLL(str(path)), str(path))
-    except (OSError, openssl.Unavailable) as exc:
-        raise Unavailable(f"cannot load {path}: {exc}") from None
-    return _openssl_impl("openssl-native-x2", lib, x2=True)
+    return _openssl_impl("openssl-native-x2", _native_libcrypto(), x2=True)
 
 
 def load_gmp_native() -> Impl:
