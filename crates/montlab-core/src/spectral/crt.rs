@@ -174,7 +174,7 @@ impl Crt {
         for (n, o) in out.iter_mut().enumerate() {
             let (lo, hi) = self.garner(r[0][n], r[1][n], r[2][n]);
             // v > Q/2 stands for v - Q < 0: subtract Q by a mask from the sign of Q/2 - v
-            // (neither a branch nor a conditional move on v).
+            // (no branch on v).
             let (_, b) = self.half_q.0.overflowing_sub(lo);
             let d = (self.half_q.1 as i128).wrapping_sub(hi as i128);
             let neg = (d.wrapping_sub(i128::from(b)) >> 127) as u128; // all ones or 0

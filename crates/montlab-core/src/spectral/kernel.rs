@@ -36,7 +36,7 @@
 //! Left out: FMLM3's Algorithm 3 (the triple product needs M > P^2 (B-1)^3, a fourth prime
 //! here) and lazy (< 2N) outputs.
 //!
-//! Timing: no branch, conditional move or memory index depends on the values (masked carry
+//! Timing: no branch or memory index depends on the values (masked carry
 //! folds, flag and final subtraction; wrapping arithmetic within the stated bounds), so
 //! `pow_sec` runs on it ([`fixed::pow_sec_with`]); `crates/montlab-ct` checks the portable
 //! loops under valgrind. The IFMA loops are not checked there (valgrind has no AVX-512).
@@ -333,8 +333,8 @@ impl SpectralParams {
             for (d, &v) in chunk.iter_mut().zip(x) {
                 *d = pr.reduce_lazy(v);
             }
+            // Below 4q: a lazy residue under 2q plus at most 2q - 1.
             chunk[0] = chunk[0].wrapping_add(((pr.q2 - 1) & minus) | (1 & plus));
-            // < 4q
         }
     }
 

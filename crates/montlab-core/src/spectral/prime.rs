@@ -66,9 +66,9 @@ impl Prime {
     }
 }
 
-/// `x - b` if `x >= b`, else `x`, for `x < b + 2^63` and `0 < b < 2^63`: the sign of the
-/// wrapping difference as a mask, so that neither a branch nor a conditional move depends on
-/// `x` (the spectral kernel runs constant-time exponentiations).
+/// `x - b` if `x >= b`, else `x`, for `x < b + 2^63` and `0 < b < 2^63`, from the sign of the
+/// wrapping difference: no branch depends on `x` (the compiler may emit a conditional move,
+/// which is data flow to the CPU and to valgrind's constant-time check).
 #[inline(always)]
 pub(crate) fn csub(x: u64, b: u64) -> u64 {
     let d = x.wrapping_sub(b);
