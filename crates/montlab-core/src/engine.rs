@@ -682,16 +682,13 @@ impl FastModulus {
                 max: SPECTRAL_MAX_BITS,
             });
         }
-        match self.pow_sec_kernel() {
-            Kernel::Spectral => match self.spectral() {
-                Some(k) => {
-                    let base = crate::limb::operand(base, self.modulus(), "base")?;
-                    fixed::pow_sec_with(k, &base, exp, stop)
-                }
-                None => fixed::pow_sec_until(self.word(), base, exp, stop),
-            },
-            _ => fixed::pow_sec_until(self.word(), base, exp, stop),
+        // A predicted spectral kernel that N turns out not to have falls back to the word level.
+        if self.pow_sec_kernel() == Kernel::Spectral {
+            if let Some(k) = self.spectral() {
+                return fixed::pow_sec_with(k, &self.operand(base, "base")?, exp, stop);
+            }
         }
+        fixed::pow_sec_until(self.word(), base, exp, stop)
     }
 
     /// The kernel `pow_sec` runs on: [`Kernel::Spectral`] from `spectral_sec_bits` (once

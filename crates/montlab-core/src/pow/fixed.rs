@@ -84,7 +84,7 @@ impl CtKernel for MontParams {
     }
 
     fn gather(&self, table: &[Vec<Limb>], digit: Limb, out: &mut Vec<Limb>) {
-        gather(table, digit, out);
+        gather(table.iter().map(Vec::as_slice), digit, out);
     }
 }
 
@@ -150,10 +150,12 @@ fn window_digit(exp: &[Limb], lo: usize, k: usize) -> Limb {
     d
 }
 
-/// `out = table[digit]`, reading every entry and keeping the wanted one by mask.
-pub(crate) fn gather(table: &[Vec<Limb>], digit: Limb, out: &mut [Limb]) {
+/// `out = entries[digit]`, reading every entry (each `out.len()` limbs) and keeping the wanted
+/// one by mask: the table scan of every [`CtKernel`].
+pub(crate) fn gather<'a>(entries: impl Iterator<Item = &'a [Limb]>, digit: Limb, out: &mut [Limb]) {
     out.fill(0);
-    for (i, entry) in table.iter().enumerate() {
+    for (i, entry) in entries.enumerate() {
+        debug_assert_eq!(entry.len(), out.len());
         let mask = ct_eq_mask(i as Limb, digit);
         for (o, &e) in out.iter_mut().zip(entry) {
             *o |= e & mask;
@@ -163,7 +165,7 @@ pub(crate) fn gather(table: &[Vec<Limb>], digit: Limb, out: &mut [Limb]) {
 
 /// All ones if `a == b`, else 0, without a branch.
 #[inline]
-pub(crate) fn ct_eq_mask(a: Limb, b: Limb) -> Limb {
+fn ct_eq_mask(a: Limb, b: Limb) -> Limb {
     let x = a ^ b;
     // (x | -x) has its top bit set exactly when x != 0.
     let nonzero = (x | x.wrapping_neg()) >> 63;

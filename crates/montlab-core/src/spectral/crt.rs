@@ -21,8 +21,9 @@
 //! [0, 2^l] for the nega-cyclic ring, where the value 2^l is returned as zero limbs plus a
 //! `top` flag. The portable read-outs are constant time: wrapping arithmetic within the
 //! stated bounds, masks instead of branches, full-length carry passes. Where the CPU has
-//! AVX-512 IFMA, Garner's step runs 8 coefficients wide (`super::ifma_crt`, coefficients as three words) and only the
-//! carry propagation stays scalar; the portable path is the reference (equal outputs).
+//! AVX-512 IFMA, Garner's step runs 8 coefficients wide (`super::ifma_crt`, coefficients as
+//! three words) and only the carry propagation stays scalar; the portable path is the reference
+//! (equal outputs).
 
 use super::prime::{csub, inv_mod, shoup_mul, shoup_pre, PRIMES};
 

@@ -630,40 +630,27 @@ impl MontKernel for SpectralParams {
 }
 
 /// The spectral kernel's products are branch-free in the values (masked carry folds, flags
-/// and final subtraction; transforms and Garner's step by `min` selects), so `pow_sec` runs
-/// on it.
+/// and final subtraction; transforms and Garner's step by [`csub`]), so `pow_sec` runs on it.
 impl CtKernel for SpectralParams {
     fn r2(&self) -> SpectralElem {
         self.r2_elem.clone()
     }
 
+    /// Gathers the limbs and the three transforms of the entry, each by a full masked scan.
     fn gather(&self, table: &[SpectralElem], digit: Limb, out: &mut SpectralElem) {
-        let shape = |e: &SpectralElem| (e.limbs.len(), e.cyc.len(), e.nega.len(), e.np.len());
-        let want = shape(&table[0]);
         assert!(
-            want.1 > 0 && want.3 > 0 && table.iter().all(|e| shape(e) == want),
+            table.iter().all(SpectralElem::is_prepared) && table.iter().all(|e| !e.np.is_empty()),
             "spectral: gather needs a table of prepared entries"
         );
-        out.limbs.resize(want.0, 0);
-        out.cyc.resize(want.1, 0);
-        out.nega.resize(want.2, 0);
-        out.np.resize(want.3, 0);
-        for v in [&mut out.limbs, &mut out.cyc, &mut out.nega, &mut out.np] {
-            v.fill(0);
-        }
-        for (i, e) in table.iter().enumerate() {
-            let mask = fixed::ct_eq_mask(i as Limb, digit);
-            for (o, src) in [
-                (&mut out.limbs, &e.limbs),
-                (&mut out.cyc, &e.cyc),
-                (&mut out.nega, &e.nega),
-                (&mut out.np, &e.np),
-            ] {
-                for (o, &v) in o.iter_mut().zip(src.iter()) {
-                    *o |= v & mask;
-                }
-            }
-        }
+        let (p, t) = (self.p, 3 * self.p);
+        out.limbs.resize(p, 0);
+        out.cyc.resize(t, 0);
+        out.nega.resize(t, 0);
+        out.np.resize(t, 0);
+        fixed::gather(table.iter().map(|e| &e.limbs[..]), digit, &mut out.limbs);
+        fixed::gather(table.iter().map(|e| &e.cyc[..]), digit, &mut out.cyc);
+        fixed::gather(table.iter().map(|e| &e.nega[..]), digit, &mut out.nega);
+        fixed::gather(table.iter().map(|e| &e.np[..]), digit, &mut out.np);
     }
 }
 
