@@ -2,13 +2,19 @@
 
 ``montlab._native.FastModulus`` picks its kernel by modulus size from a threshold table: products
 (``mul``, ``sqr``, ``mul_many``) run spectral from ``spectral_mul_bits`` on, exponentiations
-(``pow``, ``pow_many``) from ``spectral_pow_bits``. The checked-in generic table is the default;
-:func:`run_tune` measures the two cut-overs here and :func:`write_table` writes a stamped table.
+(``pow``, ``pow_many``) from ``spectral_pow_bits``, constant-time ones (``pow_sec``) from
+``spectral_sec_bits``. The checked-in generic table is the default; :func:`run_tune` measures
+the three cut-overs here (or those of ``ops``) and :func:`write_table` writes a stamped table.
 
 Measurement (:func:`run_tune`):
 
-* one random odd modulus per size (top bit set, seeded by ``(seed, bits)``), operands below it
-  and a full-size exponent; both kernels are checked against Python's ``%`` and ``pow`` first;
+* one random odd modulus per size (top bit set, seeded by ``(seed, bits)``), operands below it,
+  a full-size exponent for ``pow`` and one of ``min(bits, SEC_EXP_BITS)`` bits for ``sec``
+  (``pow_sec`` with that ``exp_bits``: both kernels run the same fixed window, so the ratio per
+  exponent bit does not depend on its length); both kernels are checked against Python's ``%``
+  and ``pow`` first;
+* ``sec`` is not measured where the engine never runs ``pow_sec`` spectral (with AVX-512 IFMA:
+  the 8-lane loops are outside the constant-time test); its cut-over is then :data:`NEVER`;
 * each kernel is forced through the table (cut-over 0: spectral; :data:`NEVER`: word-level);
   rounds alternate the two kernels on the same operands, and a sample repeats a call until it
   lasts about ``sample_s``; the figure is the median over rounds of the seconds per call;
@@ -21,13 +27,16 @@ always taking the faster kernel: the spectral kernel's transform length is a pow
 just above each doubling it can lose again for a stretch, and one cut must weigh both sides. The
 grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb above each
 power of two times 64 bits, where the transform length has just doubled and the spectral kernel
-is at its slowest relative to the word-level one.
+is at its slowest relative to the word-level one. An operation left out of ``ops`` keeps the
+value of the table in force when the run started.
 
 Installed table (:func:`apply_installed`, run once on the first use of the native kernels,
 never at import): the path in ``MONTLAB_THRESHOLDS`` (the value ``generic`` forces the generic table), else
 ``$XDG_CONFIG_HOME/montlab/thresholds.toml`` (``~/.config/...``) if it exists. A table that
 does not parse is ignored with a warning. The table is TOML: a ``[stamp]`` (CPU, date, compiler,
-target, montlab version, IFMA, command) and ``[thresholds]`` with the two keys.
+target, montlab version, IFMA, command) and ``[thresholds]`` with the keys of :data:`KEYS`
+(a table tuned before ``sec`` was measured lacks ``spectral_sec_bits``: the generic value
+stands) and optionally those of :data:`OPTIONAL_KEYS`; every key in the file is applied.
 """
 
 from __future__ import annotations
@@ -50,9 +59,14 @@ from montlab.errors import MontlabError, ParameterError
 #: Table value meaning "never spectral" (above every supported size).
 NEVER = 2**63 - 1
 #: The operations tuned, with their table keys.
-KEYS = {"mul": "spectral_mul_bits", "pow": "spectral_pow_bits"}
-#: Keys a table may also set (not measured here: the generic value stands when absent).
-OPTIONAL_KEYS = frozenset({"ntt_redc_pow_bits", "spectral_sec_bits"})
+KEYS = {"mul": "spectral_mul_bits", "pow": "spectral_pow_bits", "sec": "spectral_sec_bits"}
+#: Keys every table sets.
+REQUIRED_KEYS = frozenset({KEYS["mul"], KEYS["pow"]})
+#: Keys a table may also set (the generic value stands when absent): ``ntt_redc_pow_bits`` is
+#: not measured here, ``spectral_sec_bits`` only since ``sec`` was.
+OPTIONAL_KEYS = frozenset({"ntt_redc_pow_bits", KEYS["sec"]})
+#: Exponent length of the ``sec`` measurement (``pow_sec``'s ``exp_bits``), below at most.
+SEC_EXP_BITS = 2048
 #: Environment variable naming the table to apply (or ``generic``).
 ENV = "MONTLAB_THRESHOLDS"
 #: Smallest size accepted (the spectral kernel needs a transform of at least 2 limbs).
@@ -68,6 +82,7 @@ class TuneConfig:
     sample_s: float = 0.02
     seed: int = 0
     command: str = "montlab tune"
+    ops: tuple[str, ...] = tuple(KEYS)
 
 
 def default_sizes(
@@ -99,9 +114,11 @@ def make_config(
     sample_s: float | None = None,
     seed: int = 0,
     quick: bool = False,
+    ops: tuple[str, ...] | None = None,
 ) -> TuneConfig:
-    """A checked configuration: by default 1024 to 32768 bits, 8 sizes per octave, 5 rounds;
-    ``quick``: 1024 to 8192 bits, 4 per octave, 3 rounds; ``step``: a linear grid instead."""
+    """A checked configuration: by default 1024 to 32768 bits, 8 sizes per octave, 5 rounds,
+    every operation of :data:`KEYS`; ``quick``: 1024 to 8192 bits, 4 per octave, 3 rounds;
+    ``step``: a linear grid instead; ``ops``: only these operations."""
     lo = lo if lo is not None else 1024
     hi = hi if hi is not None else (8192 if quick else 32768)
     rounds = rounds if rounds is not None else (3 if quick else 5)
@@ -116,16 +133,25 @@ def make_config(
         raise ParameterError(f"--rounds must be >= 1, got {rounds}")
     if not sample_s > 0:
         raise ParameterError(f"--sample must be > 0, got {sample_s}")
+    ops = tuple(KEYS) if ops is None else ops
+    if not ops or any(op not in KEYS for op in ops) or len(set(ops)) != len(ops):
+        raise ParameterError(
+            f"--ops must name distinct operations among {', '.join(KEYS)}, got {','.join(ops)}"
+        )
+    ops = tuple(op for op in KEYS if op in ops)
     per_octave = 4 if quick else 8
     grid = f"--step {step}" if step is not None else ("--quick" if quick else "")
     parts = [f"montlab tune --from {lo} --to {hi}", grid]
     parts.append(f"--rounds {rounds} --sample {sample_s:g} --seed {seed}")
+    if ops != tuple(KEYS):
+        parts.append(f"--ops {','.join(ops)}")
     return TuneConfig(
         default_sizes(lo, hi, step, per_octave),
         rounds,
         sample_s,
         seed,
         " ".join(p for p in parts if p),
+        ops,
     )
 
 
@@ -150,12 +176,17 @@ class TuneReport:
     config: TuneConfig
     points: list[Point] = field(default_factory=list)
     stamp: dict[str, Any] = field(default_factory=dict)
+    #: Table keys not measured, with the value written and why (``ops``, or the engine).
+    kept: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def of(self, op: str) -> list[Point]:
         return sorted((p for p in self.points if p.op == op), key=lambda p: p.bits)
 
     def thresholds(self) -> dict[str, int]:
-        return {KEYS[op]: crossover(self.of(op)) for op in KEYS}
+        return {
+            k: self.kept[k][0] if k in self.kept else crossover(self.of(op))
+            for op, k in KEYS.items()
+        }
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -164,9 +195,12 @@ class TuneReport:
                 "rounds": self.config.rounds,
                 "sample_s": self.config.sample_s,
                 "seed": self.config.seed,
+                "ops": list(self.config.ops),
+                "sec_exp_bits": SEC_EXP_BITS,
             },
             "stamp": self.stamp,
             "thresholds": self.thresholds(),
+            "not_measured": {k: {"value": v, "why": why} for k, (v, why) in self.kept.items()},
             "points": [
                 {
                     "op": p.op,
@@ -220,8 +254,8 @@ def octave_won(points: list[Point]) -> bool:
     return False
 
 
-def _table_text(mul_bits: int, pow_bits: int) -> str:
-    return f"spectral_mul_bits = {mul_bits}\nspectral_pow_bits = {pow_bits}\n"
+def _table_text(th: dict[str, int]) -> str:
+    return "".join(f"{k} = {v}\n" for k, v in th.items())
 
 
 class _Forced:
@@ -233,21 +267,47 @@ class _Forced:
 
     def make(self, n: int, spectral: bool) -> Any:
         cut = 0 if spectral else NEVER
-        self.native.set_thresholds(_table_text(cut, cut))
+        self.native.set_thresholds(_table_text(dict.fromkeys(KEYS.values(), cut)))
         try:
             return self.native.FastModulus(n)
         finally:
             self.restore()
 
     def restore(self) -> None:
-        self.native.set_thresholds("".join(f"{k} = {v}\n" for k, v in self.saved.items()))
+        self.native.set_thresholds(_table_text(self.saved))
 
 
-def _case(bits: int, seed: int) -> tuple[int, int, int, int]:
+@dataclass(frozen=True)
+class _Case:
+    n: int
+    a: int
+    b: int
+    e: int  # full length, for pow
+    e_sec: int  # min(bits, SEC_EXP_BITS) bits, for pow_sec
+
+    def calls(self, m: Any) -> dict[str, Callable[[], object]]:
+        sec_bits = self.e_sec.bit_length()
+        return {
+            "mul": lambda: m.mul(self.a, self.b),
+            "pow": lambda: m.pow(self.a, self.e),
+            "sec": lambda: m.pow_sec(self.a, self.e_sec, exp_bits=sec_bits),
+        }
+
+    def want(self) -> dict[str, int]:
+        return {
+            "mul": self.a * self.b % self.n,
+            "pow": pow(self.a, self.e, self.n),
+            "sec": pow(self.a, self.e_sec, self.n),
+        }
+
+
+def _case(bits: int, seed: int) -> _Case:
     rng = random.Random(f"montlab-tune-{seed}-{bits}")
     n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
     e = rng.getrandbits(bits) | (1 << (bits - 1))
-    return n, rng.randrange(n), rng.randrange(n), e
+    a, b = rng.randrange(n), rng.randrange(n)
+    sec = min(bits, SEC_EXP_BITS)
+    return _Case(n, a, b, e, rng.getrandbits(sec) | (1 << (sec - 1)))
 
 
 def _measure(
@@ -298,7 +358,11 @@ def run_tune(
         raise MontlabError(f"montlab tune needs the native extension: {exc}") from None
     report = TuneReport(config, stamp=stamp(config.command))
     forced = _Forced(_native)
-    live = set(KEYS)
+    for op in KEYS:
+        if op not in config.ops:
+            value = min(forced.saved[KEYS[op]], NEVER)  # the engine's "never" may be 2^64 - 1
+            report.kept[KEYS[op]] = (value, "not in --ops: the table in force")
+    live = set(config.ops)
     try:
         for bits in config.sizes:
             if live:
@@ -316,23 +380,29 @@ def _measure_size(
     report: TuneReport, forced: _Forced, bits: int, live: set[str], notify: Callable[[str], None]
 ) -> None:
     config = report.config
-    n, a, b, e = _case(bits, config.seed)
-    word, spec = forced.make(n, spectral=False), forced.make(n, spectral=True)
+    case = _case(bits, config.seed)
+    word, spec = forced.make(case.n, spectral=False), forced.make(case.n, spectral=True)
     if spec.mul_kernel != "spectral":  # N shares a factor with every 2^l + 1 tried
-        n, a, b, e = _case(bits, config.seed + 1)
-        word, spec = forced.make(n, spectral=False), forced.make(n, spectral=True)
+        case = _case(bits, config.seed + 1)
+        word, spec = forced.make(case.n, spectral=False), forced.make(case.n, spectral=True)
     if word.mul_kernel not in ("amm", "cios") or spec.mul_kernel != "spectral":
         raise MontlabError(f"{bits} bits: could not force the two kernels")
-    want_mul, want_pow = a * b % n, pow(a, e, n)
-    for name, m in (("word-level", word), ("spectral", spec)):
-        if m.mul(a, b) != want_mul or m.pow(a, e) != want_pow:
-            raise MontlabError(f"{bits} bits: the {name} kernel gave a wrong result")
-    args = {"mul": (a, b), "pow": (a, e)}
+    if "sec" in live and spec.pow_sec_kernel != "spectral":
+        # The engine keeps pow_sec on the word level whatever the table says (IFMA).
+        live.discard("sec")
+        report.kept[KEYS["sec"]] = (NEVER, "the engine never runs pow_sec spectral here (IFMA)")
+    if word.pow_sec_kernel != "cios":
+        raise MontlabError(f"{bits} bits: could not force pow_sec onto the word level")
+    want = case.want()
+    word_calls, spec_calls = case.calls(word), case.calls(spec)
+    for op in (op for op in KEYS if op in live):
+        for name, calls in (("word-level", word_calls), ("spectral", spec_calls)):
+            if calls[op]() != want[op]:
+                raise MontlabError(f"{bits} bits: the {name} kernel gave a wrong {op} result")
     for op in (op for op in KEYS if op in live):
         notify(f"{bits} bits: {op}")
-        w, sp = getattr(word, op), getattr(spec, op)
         t = _measure(
-            {"word": lambda: w(*args[op]), "spectral": lambda: sp(*args[op])},
+            {"word": word_calls[op], "spectral": spec_calls[op]},
             config.rounds,
             config.sample_s,
         )
@@ -360,6 +430,11 @@ def table_text(report: TuneReport) -> str:
         "[thresholds]",
         *(f"{k} = {v}" for k, v in report.thresholds().items()),
         "",
+        *(f"# {k}: not measured ({why})" for k, (_, why) in report.kept.items()),
+        *(
+            [f"# sec: pow_sec with an exponent of min(bits, {SEC_EXP_BITS}) bits"]
+            * bool(report.of("sec"))
+        ),
         "# op   bits  transform  word (s)  spectral (s)  spectral/word",
     ]
     for op in KEYS:
@@ -378,11 +453,10 @@ def read_table(path: Path) -> tuple[dict[str, int], dict[str, Any]]:
     except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or not TOML
         raise ParameterError(f"threshold table {path}: {exc}") from None
     th = data.get("thresholds")
-    required = set(KEYS.values())
-    if not isinstance(th, dict) or not required <= set(th) <= required | OPTIONAL_KEYS:
+    if not isinstance(th, dict) or not REQUIRED_KEYS <= set(th) <= REQUIRED_KEYS | OPTIONAL_KEYS:
         raise ParameterError(
             f"threshold table {path}: needs a [thresholds] table with "
-            + ", ".join(KEYS.values())
+            + ", ".join(sorted(REQUIRED_KEYS))
             + " and optionally "
             + ", ".join(sorted(OPTIONAL_KEYS))
         )
@@ -415,7 +489,7 @@ def apply_table(path: Path) -> dict[str, int]:
     from montlab import _native
 
     th, _ = read_table(path)
-    _native.set_thresholds(_table_text(th[KEYS["mul"]], th[KEYS["pow"]]))
+    _native.set_thresholds(_table_text(th))
     SOURCE = str(path)
     return th
 

@@ -72,6 +72,9 @@ def test_grid_has_the_sizes_just_above_each_doubling() -> None:
         ({"step": 0}, "--step"),
         ({"rounds": 0}, "--rounds"),
         ({"sample_s": 0.0}, "--sample"),
+        ({"ops": ()}, "--ops"),
+        ({"ops": ("mul", "div")}, "--ops"),
+        ({"ops": ("mul", "mul")}, "--ops"),
     ],
 )
 def test_bad_config(kwargs: dict, match: str) -> None:
@@ -88,7 +91,10 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     before = _native.thresholds()
     report = small_run()
     assert _native.thresholds() == before
-    for op in KEYS:
+    # pow_sec stays on the word level with IFMA (the engine's rule): then sec is not measured.
+    sec_runs = not _native.IFMA
+    assert report.kept == ({} if sec_runs else {KEYS["sec"]: (NEVER, report.kept[KEYS["sec"]][1])})
+    for op in KEYS if sec_runs else ("mul", "pow"):
         got = report.of(op)
         assert got, op
         assert all(p.word_s > 0 and p.spectral_s > 0 and p.transform_len >= 2 for p in got)
@@ -114,7 +120,7 @@ def test_table_round_trip_and_apply(tmp_path: Path) -> None:
         tune.apply_table(path)
         applied = _native.thresholds()
         assert {k: applied[k] for k in th} == th
-        assert set(applied) - set(th) == set(tune.OPTIONAL_KEYS)  # generic values kept
+        assert set(applied) - set(th) == {"ntt_redc_pow_bits"}  # the generic value kept
         assert tune.SOURCE == str(path)
     finally:
         _native.set_thresholds(None)
@@ -213,6 +219,50 @@ def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         tune.SOURCE = "generic"
 
 
+def test_run_with_ops_keeps_the_table_in_force(tmp_path: Path) -> None:
+    """--ops measures only the operations named; the others keep the value in force."""
+    try:
+        _native.set_thresholds(
+            "spectral_mul_bits = 5000\nspectral_sec_bits = 18446744073709551615\n"
+        )
+        in_force = _native.thresholds()
+        cfg = tune.make_config(lo=256, hi=512, step=256, rounds=1, sample_s=0.001, ops=("pow",))
+        assert cfg.ops == ("pow",) and cfg.command.endswith("--ops pow")
+        report = tune.run_tune(cfg)
+        assert _native.thresholds() == in_force
+    finally:
+        _native.set_thresholds(None)
+    assert {p.op for p in report.points} == {"pow"}
+    th = report.thresholds()
+    assert th[KEYS["mul"]] == 5000 and th[KEYS["sec"]] == NEVER  # 2^64 - 1 written as never
+    assert th[KEYS["pow"]] in (256, 512, NEVER)
+    assert set(report.kept) == {KEYS["mul"], KEYS["sec"]}
+    assert report.as_dict()["not_measured"][KEYS["mul"]]["value"] == 5000
+    assert "# spectral_mul_bits: not measured" in tune.table_text(report)
+    tune.write_table(report, tmp_path / "t.toml")  # reads back
+    assert tune.read_table(tmp_path / "t.toml")[0] == th
+
+
+def test_every_key_of_a_table_is_applied(tmp_path: Path) -> None:
+    """A table's optional keys are applied too, not only the measured ones."""
+    path = tmp_path / "t.toml"
+    path.write_text(
+        "[thresholds]\nspectral_mul_bits = 3\nspectral_pow_bits = 4\n"
+        "ntt_redc_pow_bits = 5\nspectral_sec_bits = 6\n"
+    )
+    try:
+        tune.apply_table(path)
+        assert _native.thresholds() == {
+            "spectral_mul_bits": 3,
+            "spectral_pow_bits": 4,
+            "ntt_redc_pow_bits": 5,
+            "spectral_sec_bits": 6,
+        }
+    finally:
+        _native.set_thresholds(None)
+        tune.SOURCE = "generic"
+
+
 def tune_generic() -> dict[str, int]:
     _native.set_thresholds(None)
     return _native.thresholds()
@@ -248,3 +298,5 @@ def test_cli_show_and_errors() -> None:
     assert code == 0 and "source: generic" in stdout and "spectral_pow_bits" in stdout
     code, _, err = run("--from", "64", "--dry-run")
     assert code == 1 and "--from must be" in err
+    code, _, err = run("--ops", "mul,div", "--dry-run")
+    assert code == 1 and "--ops must name" in err

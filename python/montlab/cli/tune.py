@@ -103,6 +103,12 @@ def write_plot(report: TuneReport, path: Path) -> None:
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the operands.")
 @click.option("--quick", is_flag=True, help="1024-8192 bits, 4 sizes per octave, 3 rounds.")
+@click.option(
+    "--ops",
+    default=None,
+    metavar="OP[,OP]",
+    help="Measure only these of mul, pow, sec; the others keep the table in force [default: all].",
+)
 @click.option("--out", "out_path", metavar="PATH", default=None, help="Write the table here.")
 @click.option("--dry-run", is_flag=True, help="Measure and print the table; write nothing.")
 @click.option("--json", "json_path", metavar="PATH", default=None, help="Write the measurements.")
@@ -117,18 +123,21 @@ def tune(
     sample_s: float | None,
     seed: int,
     quick: bool,
+    ops: str | None,
     out_path: str | None,
     dry_run: bool,
     json_path: str | None,
     plot_path: str | None,
     show: bool,
 ) -> None:
-    """Measure where the spectral kernel overtakes the word-level one; write the table."""
+    """Measure where the spectral kernel overtakes the word-level one (mul, pow, and the
+    constant-time pow_sec); write the table."""
     console = Console()
     if show:
         _show(console)
         return
-    config = tn.make_config(lo, hi, step, rounds, sample_s, seed, quick)
+    op_list = None if ops is None else tuple(o.strip() for o in ops.split(","))
+    config = tn.make_config(lo, hi, step, rounds, sample_s, seed, quick, op_list)
     with Progress(
         TextColumn("[bold]tune[/bold]"),
         BarColumn(),
@@ -156,8 +165,11 @@ def tune(
     cuts = report.thresholds()
     out = None if dry_run else Path(out_path) if out_path else tn.installed_path()
     if json_path != "-":
-        for label, table in (("measured:", cuts), ("generic: ", _generic())):
+        measured = {k: v for k, v in cuts.items() if k not in report.kept}
+        for label, table in (("measured:", measured), ("generic: ", _generic())):
             console.print(label, ", ".join(f"{k} = {_fmt_bits(v)}" for k, v in table.items()))
+        for k, (_, why) in report.kept.items():
+            console.print(f"{k}: not measured ({why})")
     if out is not None:
         tn.write_table(report, out)
         if out == tn.installed_path() or os.environ.get(tn.ENV) == str(out):
