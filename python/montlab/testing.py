@@ -11,6 +11,15 @@ import random
 from typing import Any
 
 
+def oracle_pow(b: int, e: int, n: int) -> int:
+    """The exponentiation oracle: gmpy2's ``powmod`` (GMP) where installed, else ``pow``."""
+    try:
+        import gmpy2  # type: ignore[import-untyped]
+    except ImportError:
+        return pow(b, e, n)
+    return int(gmpy2.powmod(b, e, n))
+
+
 def random_modulus(rng: random.Random, bits: int) -> int:
     """A random odd modulus of exactly ``bits`` bits (bits >= 2)."""
     assert bits >= 2
