@@ -23,6 +23,7 @@ __all__ = [
     "Spectral",
     "ALGORITHMS",
     "GENERIC_THRESHOLDS",
+    "ADX",
     "IFMA",
     "MAX_BITS",
     "SPECTRAL_MAX_BITS",
@@ -36,6 +37,8 @@ ALGORITHMS: tuple[str, ...]
 GENERIC_THRESHOLDS: str
 #: True when the kernels (word-level and spectral) run on AVX-512 IFMA on this CPU.
 IFMA: bool
+#: True when the word level runs its MULX/ADX assembly rows (BMI2 and ADX, MONTLAB_NO_ADX unset).
+ADX: bool
 #: The largest modulus (bits) FastModulus and powm take: 2^25, the ntt_redc kernel's range.
 MAX_BITS: int
 #: The largest modulus (bits) of spectral and of pow_sec: 2^22. Above it every variable-time

@@ -327,12 +327,19 @@ def _measure(
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
+#: Environment variables that change which kernels run; a stamp lists those set.
+OVERRIDES = ("MONTLAB_NO_IFMA", "MONTLAB_NO_ADX")
+
+
 def stamp(command: str) -> dict[str, Any]:
-    """Where and how a table was measured: CPU, date, compiler, build and command."""
+    """Where and how a table was measured: CPU, date, compiler, build, the kernels in use (IFMA,
+    MULX/ADX rows, the overrides set), the commit and the command."""
     from montlab import __version__, _native
     from montlab.bench.core import cpu_info
+    from montlab.provenance import git_commit
 
     cpu = cpu_info()
+    commit = git_commit()
     return {
         "cpu": cpu["model"],
         "cpu_flags": ", ".join(cpu["flags"]),
@@ -343,6 +350,9 @@ def stamp(command: str) -> dict[str, Any]:
         "profile": _native.BUILD["profile"],
         "montlab": __version__,
         "ifma": bool(_native.IFMA),
+        "adx": bool(_native.ADX),
+        "overrides": " ".join(f"{k}={os.environ[k]}" for k in OVERRIDES if k in os.environ),
+        **({"commit": commit} if commit else {}),
         "python": sys.version.split()[0],
         "command": command,
     }

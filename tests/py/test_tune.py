@@ -104,8 +104,9 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     th = report.thresholds()
     assert set(th) == set(KEYS.values())
     assert all(v == NEVER or v in report.config.sizes for v in th.values())
-    for key in ("cpu", "date", "compiler", "target", "montlab", "ifma", "command"):
+    for key in ("cpu", "date", "compiler", "target", "montlab", "ifma", "adx", "command"):
         assert key in report.stamp
+    assert report.stamp["adx"] == _native.ADX and report.stamp["ifma"] == _native.IFMA
     assert report.stamp["compiler"].startswith("rustc")
 
 

@@ -725,6 +725,7 @@ mod native {
             montlab_core::engine::generic_thresholds_text(),
         )?;
         m.add("IFMA", montlab_core::spectral::uses_ifma())?;
+        m.add("ADX", montlab_core::mont::adx::enabled())?;
         m.add("MAX_BITS", montlab_core::engine::MAX_BITS)?;
         m.add("SPECTRAL_MAX_BITS", montlab_core::engine::SPECTRAL_MAX_BITS)?;
         let build = pyo3::types::PyDict::new(m.py());
