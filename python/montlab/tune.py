@@ -3,8 +3,11 @@
 ``montlab._native.FastModulus`` picks its kernel by modulus size from a threshold table: products
 (``mul``, ``sqr``, ``mul_many``) run spectral from ``spectral_mul_bits`` on, exponentiations
 (``pow``, ``pow_many``) from ``spectral_pow_bits``, constant-time ones (``pow_sec``) from
-``spectral_sec_bits``. The checked-in generic table is the default; :func:`run_tune` measures
-the three cut-overs here (or those of ``ops``) and :func:`write_table` writes a stamped table.
+``spectral_sec_bits``, and short ones (exponents of up to 64 bits on a fresh modulus) on
+``ntt_redc`` from ``ntt_redc_pow_bits`` (and ``spectral_pow_bits``: below it they stay on the word
+level, so a smaller cut has no effect). The checked-in generic table is the default;
+:func:`run_tune` measures the four cut-overs here (or those of ``ops``) and :func:`write_table`
+writes a stamped table.
 
 Measurement (:func:`run_tune`):
 
@@ -13,6 +16,9 @@ Measurement (:func:`run_tune`):
   (``pow_sec`` with that ``exp_bits``: both kernels run the same fixed window, so the ratio per
   exponent bit does not depend on its length); both kernels are checked first against Python's
   ``%`` and GMP's ``powmod`` (gmpy2; Python's ``pow`` without it);
+* ``short`` is a one-shot ``FastModulus(n).pow(a, 65537)``, setup included, on the word level
+  against ``ntt_redc`` (its "spectral" side; the most common public exponent, and the shortest
+  that matters: ``ntt_redc`` gains on longer ones);
 * ``sec`` is not measured where the engine never runs ``pow_sec`` spectral (with AVX-512 IFMA:
   the 8-lane loops are outside the constant-time test); its cut-over is then :data:`NEVER`;
 * each kernel is forced through the table (cut-over 0: spectral; :data:`NEVER`: word-level);
@@ -59,14 +65,21 @@ from montlab.errors import MontlabError, ParameterError
 #: Table value meaning "never spectral" (above every supported size).
 NEVER = 2**63 - 1
 #: The operations tuned, with their table keys.
-KEYS = {"mul": "spectral_mul_bits", "pow": "spectral_pow_bits", "sec": "spectral_sec_bits"}
+KEYS = {
+    "mul": "spectral_mul_bits",
+    "pow": "spectral_pow_bits",
+    "sec": "spectral_sec_bits",
+    "short": "ntt_redc_pow_bits",
+}
 #: Keys every table sets.
 REQUIRED_KEYS = frozenset({KEYS["mul"], KEYS["pow"]})
-#: Keys a table may also set (the generic value stands when absent): ``ntt_redc_pow_bits`` is
-#: not measured here, ``spectral_sec_bits`` only since ``sec`` was.
-OPTIONAL_KEYS = frozenset({"ntt_redc_pow_bits", KEYS["sec"]})
+#: Keys a table may also set (the generic value stands when absent): tables tuned before
+#: ``sec`` and ``short`` were measured lack them.
+OPTIONAL_KEYS = frozenset({KEYS["short"], KEYS["sec"]})
 #: Exponent length of the ``sec`` measurement (``pow_sec``'s ``exp_bits``), below at most.
 SEC_EXP_BITS = 2048
+#: The exponent of the ``short`` measurement.
+SHORT_EXP = 65537
 #: Environment variable naming the table to apply (or ``generic``).
 ENV = "MONTLAB_THRESHOLDS"
 #: Smallest size accepted (the spectral kernel needs a transform of at least 2 limbs).
@@ -285,12 +298,14 @@ class _Case:
     e: int  # full length, for pow
     e_sec: int  # min(bits, SEC_EXP_BITS) bits, for pow_sec
 
-    def calls(self, m: Any) -> dict[str, Callable[[], object]]:
+    def calls(self, m: Any, fresh: Callable[[], Any]) -> dict[str, Callable[[], object]]:
+        """The timed calls on ``m``; ``short`` builds its FastModulus with ``fresh``."""
         sec_bits = self.e_sec.bit_length()
         return {
             "mul": lambda: m.mul(self.a, self.b),
             "pow": lambda: m.pow(self.a, self.e),
             "sec": lambda: m.pow_sec(self.a, self.e_sec, exp_bits=sec_bits),
+            "short": lambda: fresh().pow(self.a, SHORT_EXP),
         }
 
     def want(self, op: str) -> int:
@@ -300,7 +315,7 @@ class _Case:
 
         if op == "mul":
             return self.a * self.b % self.n
-        return oracle_pow(self.a, self.e if op == "pow" else self.e_sec, self.n)
+        return oracle_pow(self.a, {"pow": self.e, "sec": self.e_sec}.get(op, SHORT_EXP), self.n)
 
 
 def _case(bits: int, seed: int) -> _Case:
@@ -405,7 +420,14 @@ def _measure_size(
         report.kept[KEYS["sec"]] = (NEVER, "the engine never runs pow_sec spectral here (IFMA)")
     if word.pow_sec_kernel != "cios":
         raise MontlabError(f"{bits} bits: could not force pow_sec onto the word level")
-    word_calls, spec_calls = case.calls(word), case.calls(spec)
+    fresh_word = lambda: forced.make(case.n, spectral=False)  # noqa: E731
+    fresh_spec = lambda: forced.make(case.n, spectral=True)  # noqa: E731
+    # A fresh one: once ``spectral`` is built (``mul_kernel`` above), short exponents run on it.
+    if fresh_word().pow_kernel_for(SHORT_EXP) not in ("amm", "cios") or (
+        "short" in live and fresh_spec().pow_kernel_for(SHORT_EXP) != "ntt_redc"
+    ):
+        raise MontlabError(f"{bits} bits: could not force the short exponentiation's kernels")
+    word_calls, spec_calls = case.calls(word, fresh_word), case.calls(spec, fresh_spec)
     for op in (op for op in KEYS if op in live):
         want = case.want(op)
         for name, calls in (("word-level", word_calls), ("spectral", spec_calls)):
@@ -418,7 +440,14 @@ def _measure_size(
             config.rounds,
             config.sample_s,
         )
-        report.points.append(Point(op, bits, spec.transform_len, t["word"], t["spectral"]))
+        plen = _ntt_redc_len(case.n) if op == "short" else spec.transform_len
+        report.points.append(Point(op, bits, plen, t["word"], t["spectral"]))
+
+
+def _ntt_redc_len(n: int) -> int:
+    from montlab import _native
+
+    return int(_native.NttRedc(n).transform_len)
 
 
 # --- the table file -------------------------------------------------------------------------
@@ -446,6 +475,10 @@ def table_text(report: TuneReport) -> str:
         *(
             [f"# sec: pow_sec with an exponent of min(bits, {SEC_EXP_BITS}) bits"]
             * bool(report.of("sec"))
+        ),
+        *(
+            [f"# short: one-shot FastModulus(n).pow(a, {SHORT_EXP}); spectral = ntt_redc"]
+            * bool(report.of("short"))
         ),
         "# op   bits  transform  word (s)  spectral (s)  spectral/word",
     ]

@@ -94,13 +94,16 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     # pow_sec stays on the word level with IFMA (the engine's rule): then sec is not measured.
     sec_runs = not _native.IFMA
     assert report.kept == ({} if sec_runs else {KEYS["sec"]: (NEVER, report.kept[KEYS["sec"]][1])})
-    for op in KEYS if sec_runs else ("mul", "pow"):
+    for op in KEYS if sec_runs else ("mul", "pow", "short"):
         got = report.of(op)
         assert got, op
         assert all(p.word_s > 0 and p.spectral_s > 0 and p.transform_len >= 2 for p in got)
         # Only an octave of spectral wins stops a scan early; otherwise every size is measured.
         if not tune.octave_won(got):
             assert [p.bits for p in got] == list(report.config.sizes)
+    # short's transform is ntt_redc's, whose length depends on the size only.
+    for p in report.of("short"):
+        assert p.transform_len == _native.NttRedc((1 << (p.bits - 1)) | 1).transform_len
     th = report.thresholds()
     assert set(th) == set(KEYS.values())
     assert all(v == NEVER or v in report.config.sizes for v in th.values())
@@ -121,7 +124,7 @@ def test_table_round_trip_and_apply(tmp_path: Path) -> None:
         tune.apply_table(path)
         applied = _native.thresholds()
         assert {k: applied[k] for k in th} == th
-        assert set(applied) - set(th) == {"ntt_redc_pow_bits"}  # the generic value kept
+        assert set(applied) == set(th)  # a tuned table sets every key
         assert tune.SOURCE == str(path)
     finally:
         _native.set_thresholds(None)
@@ -237,7 +240,7 @@ def test_run_with_ops_keeps_the_table_in_force(tmp_path: Path) -> None:
     th = report.thresholds()
     assert th[KEYS["mul"]] == 5000 and th[KEYS["sec"]] == NEVER  # 2^64 - 1 written as never
     assert th[KEYS["pow"]] in (256, 512, NEVER)
-    assert set(report.kept) == {KEYS["mul"], KEYS["sec"]}
+    assert set(report.kept) == {KEYS["mul"], KEYS["sec"], KEYS["short"]}
     assert report.as_dict()["not_measured"][KEYS["mul"]]["value"] == 5000
     assert "# spectral_mul_bits: not measured" in tune.table_text(report)
     tune.write_table(report, tmp_path / "t.toml")  # reads back

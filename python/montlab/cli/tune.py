@@ -44,6 +44,10 @@ def _show(console: Console) -> None:
 
 def _ratio_table(report: TuneReport) -> Table:
     table = Table(title="spectral / word-level time (below 1: spectral faster)")
+    if report.of("short"):
+        table.caption = (
+            "short: one-shot pow(a, 65537), setup included; its spectral side is ntt_redc"
+        )
     for col in ("op", "bits", "transform", "word-level", "spectral", "ratio"):
         table.add_column(col, justify="right")
     for op in KEYS:
@@ -72,7 +76,10 @@ def write_plot(report: TuneReport, path: Path) -> None:
         pts = report.of(op)
         if not pts:
             continue
-        ax.plot([p.bits for p in pts], [p.ratio for p in pts], marker="o", color=f"C{i}", label=op)
+        label = "short (ntt_redc)" if op == "short" else op
+        ax.plot(
+            [p.bits for p in pts], [p.ratio for p in pts], marker="o", color=f"C{i}", label=label
+        )
         if cuts[KEYS[op]] != NEVER:
             ax.axvline(cuts[KEYS[op]], color=f"C{i}", linestyle="--", linewidth=1)
     ax.axhline(1.0, color="black", linewidth=1)
@@ -107,7 +114,8 @@ def write_plot(report: TuneReport, path: Path) -> None:
     "--ops",
     default=None,
     metavar="OP[,OP]",
-    help="Measure only these of mul, pow, sec; the others keep the table in force [default: all].",
+    help="Measure only these of mul, pow, sec, short; the others keep the table in force"
+    " [default: all].",
 )
 @click.option("--out", "out_path", metavar="PATH", default=None, help="Write the table here.")
 @click.option("--dry-run", is_flag=True, help="Measure and print the table; write nothing.")
@@ -130,8 +138,8 @@ def tune(
     plot_path: str | None,
     show: bool,
 ) -> None:
-    """Measure where the spectral kernel overtakes the word-level one (mul, pow, and the
-    constant-time pow_sec); write the table."""
+    """Measure where the spectral kernels overtake the word-level one (mul, pow, the
+    constant-time pow_sec, and short exponents on ntt_redc); write the table."""
     console = Console()
     if show:
         _show(console)
