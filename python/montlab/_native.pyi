@@ -24,6 +24,7 @@ __all__ = [
     "ALGORITHMS",
     "GENERIC_THRESHOLDS",
     "ADX",
+    "AVX2",
     "IFMA",
     "MAX_BITS",
     "SPECTRAL_MAX_BITS",
@@ -39,6 +40,8 @@ GENERIC_THRESHOLDS: str
 IFMA: bool
 #: True when the word level runs its MULX/ADX assembly rows (BMI2 and ADX, MONTLAB_NO_ADX unset).
 ADX: bool
+#: True when the spectral transforms run on AVX2 and FMA (no IFMA in use, MONTLAB_NO_AVX2 unset).
+AVX2: bool
 #: The largest modulus (bits) FastModulus and powm take: 2^25, the ntt_redc kernel's range.
 MAX_BITS: int
 #: The largest modulus (bits) of spectral and of pow_sec: 2^22. Above it every variable-time

@@ -28,9 +28,10 @@ def git_commit() -> str | None:
 
 def native_build() -> dict[str, Any]:
     """The native engine's build (compiler, target, profile, version) and whether its kernels
-    run on AVX-512 IFMA and on the MULX/ADX rows here; empty without the extension."""
+    run on AVX-512 IFMA, on the MULX/ADX rows and on the AVX2 transforms here; empty without the
+    extension."""
     try:
         from montlab import _native
     except ImportError:
         return {}
-    return {**_native.BUILD, "ifma": _native.IFMA, "adx": _native.ADX}
+    return {**_native.BUILD, "ifma": _native.IFMA, "adx": _native.ADX, "avx2": _native.AVX2}

@@ -343,12 +343,12 @@ def _measure(
 
 
 #: Environment variables that change which kernels run; a stamp lists those set.
-OVERRIDES = ("MONTLAB_NO_IFMA", "MONTLAB_NO_ADX")
+OVERRIDES = ("MONTLAB_NO_IFMA", "MONTLAB_NO_ADX", "MONTLAB_NO_AVX2")
 
 
 def stamp(command: str) -> dict[str, Any]:
     """Where and how a table was measured: CPU, date, compiler, build, the kernels in use (IFMA,
-    MULX/ADX rows, the overrides set), the commit and the command."""
+    MULX/ADX rows, AVX2 transforms, the overrides set), the commit and the command."""
     from montlab import __version__, _native
     from montlab.bench.core import cpu_info
     from montlab.provenance import git_commit
@@ -366,6 +366,7 @@ def stamp(command: str) -> dict[str, Any]:
         "montlab": __version__,
         "ifma": bool(_native.IFMA),
         "adx": bool(_native.ADX),
+        "avx2": bool(_native.AVX2),
         "overrides": " ".join(f"{k}={os.environ[k]}" for k in OVERRIDES if k in os.environ),
         **({"commit": commit} if commit else {}),
         "python": sys.version.split()[0],

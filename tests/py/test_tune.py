@@ -110,6 +110,7 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     for key in ("cpu", "date", "compiler", "target", "montlab", "ifma", "adx", "command"):
         assert key in report.stamp
     assert report.stamp["adx"] == _native.ADX and report.stamp["ifma"] == _native.IFMA
+    assert report.stamp["avx2"] == _native.AVX2
     assert report.stamp["compiler"].startswith("rustc")
 
 

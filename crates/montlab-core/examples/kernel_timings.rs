@@ -202,12 +202,18 @@ fn transforms(bits: usize) {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2] * 1e6
     };
+    let vector = if montlab_core::spectral::uses_ifma() {
+        "ifma"
+    } else if montlab_core::spectral::uses_avx2() {
+        "avx2"
+    } else {
+        "dispatched (portable)"
+    };
     println!(
-        "{bits:>6} bits: goldilocks {g_len}-point {:.2} us | 3 primes x {p_len}-point portable {:.2} us, ifma {:.2} us (ifma in use: {})",
+        "{bits:>6} bits: goldilocks {g_len}-point {:.2} us | 3 primes x {p_len}-point portable {:.2} us, {vector} {:.2} us",
         med(&mut t[0]),
         med(&mut t[1]),
         med(&mut t[2]),
-        montlab_core::spectral::uses_ifma()
     );
 }
 
@@ -233,12 +239,13 @@ fn spectral_only(bits: usize) {
         std::hint::black_box(window::pow_vartime_with(&sp, &x, &e));
     });
     println!(
-        "{bits:>6} spectral mont_mul {:>9.2} us  mul(x y mod N) {:>9.2} us  pow {:>10.3} ms  setup {:>8.2} ms  (ifma {})",
+        "{bits:>6} spectral mont_mul {:>9.2} us  mul(x y mod N) {:>9.2} us  pow {:>10.3} ms  setup {:>8.2} ms  (ifma {}, avx2 {})",
         mul * 1e6,
         fast * 1e6,
         pow * 1e3,
         setup * 1e3,
-        montlab_core::spectral::uses_ifma()
+        montlab_core::spectral::uses_ifma(),
+        montlab_core::spectral::uses_avx2()
     );
 }
 

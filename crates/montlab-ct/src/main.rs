@@ -10,7 +10,9 @@
 //!   (p, q, dp, dq, qinv) and the ciphertext marked secret after the key's public checks;
 //! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged;
 //! * `spectral_pow_sec`: `pow::fixed::pow_sec_with` on the spectral kernel (transform
-//!   lengths 2, 4 and 8), with `spectral_vartime` (its sliding window) as the control.
+//!   lengths 2 to 32: from 16 on, the AVX2 transforms where the CPU has them), with
+//!   `spectral_vartime` (its sliding window) as the control. The result line names the
+//!   transforms that ran (`avx2`, `ifma` or `portable`).
 //!
 //! The moduli and bases are public (an RSA ciphertext is); the exponent's length is public
 //! (a modulus-length exponent: all its limbs are processed). Without `cfg(valgrind)` (no
@@ -109,9 +111,9 @@ fn crt(kernel: &str, seed: &mut u64) {
     }
 }
 
-/// The spectral kernels on moduli of 1, 2, 3 and 5 limbs (P = 2, 2, 4, 8).
+/// The spectral kernels on moduli of 1, 2, 3, 5, 9 and 17 limbs (P = 2, 2, 4, 8, 16, 32).
 fn spectral(kernel: &str, seed: &mut u64) {
-    for s in [1usize, 2, 3, 5] {
+    for s in [1usize, 2, 3, 5, 9, 17] {
         let mut n = limbs(seed, s);
         n[0] |= 1;
         n[s - 1] |= 1 << 63;
@@ -164,7 +166,14 @@ fn main() {
                 std::process::exit(2);
             }
             driver(&kernel, &mut seed);
-            println!("montlab-ct {kernel}: results correct");
+            let transforms = if montlab_core::spectral::uses_ifma() {
+                "ifma"
+            } else if montlab_core::spectral::uses_avx2() {
+                "avx2"
+            } else {
+                "portable"
+            };
+            println!("montlab-ct {kernel}: results correct (transforms: {transforms})");
             return;
         }
     }

@@ -726,6 +726,7 @@ mod native {
         )?;
         m.add("IFMA", montlab_core::spectral::uses_ifma())?;
         m.add("ADX", montlab_core::mont::adx::enabled())?;
+        m.add("AVX2", montlab_core::spectral::uses_avx2())?;
         m.add("MAX_BITS", montlab_core::engine::MAX_BITS)?;
         m.add("SPECTRAL_MAX_BITS", montlab_core::engine::SPECTRAL_MAX_BITS)?;
         let build = pyo3::types::PyDict::new(m.py());

@@ -5,6 +5,8 @@
 //! * [`prime`]: the primes and their Shoup / Montgomery word products;
 //! * [`ntt`]: length-P cyclic and nega-cyclic transforms (portable loops);
 //! * `ifma`: the same butterflies on AVX-512 IFMA, behind runtime detection (x86-64 only);
+//! * `avx2`: the same transforms on AVX2 and FMA in double precision, where IFMA is not used
+//!   (x86-64 only, runtime detection);
 //! * [`crt`]: Garner's CRT and the carry folding modulo 2^l -+ 1; `ifma_crt`: its Garner step
 //!   on AVX-512 IFMA (x86-64 only);
 //! * [`kernel`]: the `spectral` Montgomery kernel ([`SpectralParams`], R = 2^l + 1), an
@@ -15,6 +17,8 @@
 //! Why these transforms, and the measurements behind the choice: `docs/performance.md`,
 //! sections "Kernels" and "Transform machinery".
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 pub mod crt;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
@@ -37,6 +41,37 @@ pub fn uses_ifma() -> bool {
     {
         static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *USE.get_or_init(|| ifma::available() && std::env::var_os("MONTLAB_NO_IFMA").is_none())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// True when the transforms run on AVX2 and FMA: x86-64 CPUs that have them, when IFMA is not
+/// used, unless the environment variable `MONTLAB_NO_AVX2` is set (the portable loops).
+#[must_use]
+pub fn uses_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *USE.get_or_init(|| {
+            !uses_ifma() && avx2::available() && std::env::var_os("MONTLAB_NO_AVX2").is_none()
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// True when the CPU has AVX2 and FMA (whatever the environment says): the tables then carry
+/// the doubles the AVX2 loops read.
+#[must_use]
+pub(crate) fn avx2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        avx2::available()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -79,6 +114,10 @@ pub fn forward(a: &mut [u64], t: &ntt::NttTables, nega: bool) {
     if t.len >= ifma::MIN_LEN && uses_ifma() {
         return ifma::forward(a, t, nega);
     }
+    #[cfg(target_arch = "x86_64")]
+    if t.len >= avx2::MIN_LEN && uses_avx2() {
+        return avx2::forward(a, t, nega);
+    }
     ntt::forward_portable(a, t, nega);
 }
 
@@ -88,6 +127,10 @@ pub fn inverse(a: &mut [u64], t: &ntt::NttTables, nega: bool) {
     #[cfg(target_arch = "x86_64")]
     if t.len >= ifma::MIN_LEN && uses_ifma() {
         return ifma::inverse(a, t, nega);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if t.len >= avx2::MIN_LEN && uses_avx2() {
+        return avx2::inverse(a, t, nega);
     }
     ntt::inverse_portable(a, t, nega);
 }

@@ -16,7 +16,8 @@
 //! Ranges: [`forward`] takes residues in [0, 4q) and returns [0, 4q). [`inverse`] takes
 //! [0, 2q) and returns the fully reduced coefficients times `scale` (P^-1 2^64, so that a
 //! Montgomery product per position in between is undone). The portable loops here are the
-//! reference; `super::ifma` runs the same butterflies 8 lanes wide where the CPU has it.
+//! reference; `super::ifma` runs the same butterflies 8 lanes wide where the CPU has it, and
+//! `super::avx2` 4 lanes wide in double precision on CPUs with AVX2 and FMA but no IFMA.
 //! Conditional subtractions are [`csub`]: the sign of `x - b` as a mask, with no branch (the
 //! residues are random, and secret in `pow_sec`). Butterfly sums stay below 4q < 2^54 and
 //! u + 2q - v above 0 (v < 2q), so they are written wrapping: no overflow-check branch
@@ -48,6 +49,20 @@ pub struct NttTables {
     /// s = `scale` (i = 0) or P^-1 2^52 mod q (i = 1, after the 52-bit Montgomery products
     /// of `super::ifma::pointwise`), k = 0 (cyclic) or 1 (nega-cyclic).
     pub(crate) last52: [[[u64; 4]; 2]; 2],
+    /// z, z / q, zi and zi / q as doubles, for the AVX2 path (empty where it cannot run).
+    pub(crate) zf: Vec<f64>,
+    pub(crate) zfq: Vec<f64>,
+    pub(crate) zif: Vec<f64>,
+    pub(crate) zifq: Vec<f64>,
+}
+
+/// `w` and `w / q` as doubles (exact, and correctly rounded: w < q < 2^50).
+fn doubles(w: &[u64], q: u64) -> (Vec<f64>, Vec<f64>) {
+    let qf = q as f64;
+    (
+        w.iter().map(|&x| x as f64).collect(),
+        w.iter().map(|&x| x as f64 / qf).collect(),
+    )
 }
 
 /// Shoup's constant floor(w 2^52 / q) for 52-bit lanes.
@@ -125,7 +140,16 @@ impl NttTables {
         } else {
             (Vec::new(), Vec::new())
         };
+        let ((zf, zfq), (zif, zifq)) = if super::avx2_available() {
+            (doubles(&z, q), doubles(&zi, q))
+        } else {
+            Default::default()
+        };
         Self {
+            zf,
+            zfq,
+            zif,
+            zifq,
             last52,
             zs52,
             zis52,
@@ -155,6 +179,7 @@ impl NttTables {
         assert!(len.is_power_of_two() && (2..=self.len).contains(&len));
         let q = self.prime.q;
         let cut = |v: &Vec<u64>| v.get(..len).map_or_else(Vec::new, <[u64]>::to_vec);
+        let cutf = |v: &Vec<f64>| v.get(..len).map_or_else(Vec::new, <[f64]>::to_vec);
         let (scale, scale52) = final_factors(len, q);
         Self {
             prime: self.prime.clone(),
@@ -168,6 +193,10 @@ impl NttTables {
             zs52: cut(&self.zs52),
             zis52: cut(&self.zis52),
             last52: last52(&self.zi, scale, scale52, q),
+            zf: cutf(&self.zf),
+            zfq: cutf(&self.zfq),
+            zif: cutf(&self.zif),
+            zifq: cutf(&self.zifq),
         }
     }
 }
@@ -334,6 +363,11 @@ mod tests {
                 assert_eq!(
                     (&a.z, &a.zs, &a.zi, &a.zis, &a.zs52, &a.zis52),
                     (&b.z, &b.zs, &b.zi, &b.zis, &b.zs52, &b.zis52),
+                    "prime {which} len {len}"
+                );
+                assert_eq!(
+                    (&a.zf, &a.zfq, &a.zif, &a.zifq),
+                    (&b.zf, &b.zfq, &b.zif, &b.zifq),
                     "prime {which} len {len}"
                 );
                 assert_eq!(

@@ -1,0 +1,375 @@
+//! The transforms of [`super::ntt`] on AVX2 and FMA in double precision: 4 butterflies per
+//! instruction sequence, for x86-64 CPUs without AVX-512 IFMA.
+//!
+//! Contract: the same functions, inputs, outputs and ranges as [`super::ntt::forward_portable`]
+//! and [`super::ntt::inverse_portable`]: equal results modulo q (the forward transform's lazy
+//! representatives in [0, 4q) may differ by multiples of q) and identical fully reduced inverse
+//! outputs (the tests compare them).
+//!
+//! Arithmetic: the primes are below 2^50, so residues are exact in a double (53-bit
+//! significand). Inside a transform they are signed doubles of magnitude below 1.6q; the entry
+//! and exit passes convert from and to the `u64` ranges (x - 2q for the forward transform's
+//! [0, 4q), x - q for the inverse's [0, 2q)). A twiddle product x w mod q, for |x| < 2^51 and
+//! w < q, takes h = x w rounded, l = fma(x, w, -h) = x w - h exactly (the product's low part),
+//! k = round(x (w/q)) with w/q precomputed, and r = fma(-k, q, h) + l = x w - k q, exact because
+//! it is an integer of magnitude below 2^51; k is within 1/2 + 2^-52 |x w / q| of x w / q, so
+//! |r| <= q (J. van der Hoeven, G. Lecerf, G. Quintin, "Modular SIMD arithmetic in Mathemagix",
+//! ACM TOMS 43(1), 2016, sec. 3; FLINT's `fft_small` uses the same products). A sum is brought
+//! back below q/2 + 1 by x - round(x / q) q. Forward (Cooley-Tukey): u = reduce(x), r = y w,
+//! (u + r, u - r), all below 1.6q. Inverse (Gentleman-Sande): (reduce(u + v), (u - v) w) below q;
+//! the final factor P^-1 2^64 is one more product, then a masked add and subtract of q give
+//! [0, q). Rounding is to nearest even, and no value is subnormal, so the timing does not
+//! depend on the values: no branch or index does either (`pow_sec` runs these loops).
+//!
+//! Layout: levels with half-length >= 4 run on whole vectors with one twiddle per block; the
+//! half-length 2 and 1 levels pair the lanes of two neighbouring vectors (`vperm2f128`, and
+//! `vunpck{l,h}pd` with the twiddles permuted to match).
+//!
+//! Safety boundary: with `ifma` and `ifma_crt`, the only modules with `unsafe`. [`available`]
+//! checks the CPU at run time (cached by std); the `unsafe fn`s below are only called after it
+//! returned true and after the slice lengths were checked, so every load and store stays inside
+//! the slice. Left out: the pointwise products and the CRT (portable), and non-x86-64 targets.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{
+    __m256d, __m256i, _mm256_add_pd, _mm256_and_pd, _mm256_castpd128_pd256, _mm256_castpd_si256,
+    _mm256_castsi256_pd, _mm256_cmp_pd, _mm256_fmsub_pd, _mm256_fnmadd_pd, _mm256_loadu_pd,
+    _mm256_loadu_si256, _mm256_mul_pd, _mm256_or_si256, _mm256_permute2f128_pd,
+    _mm256_permute4x64_pd, _mm256_round_pd, _mm256_set1_epi64x, _mm256_set1_pd, _mm256_storeu_pd,
+    _mm256_storeu_si256, _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd, _mm256_xor_si256,
+    _mm_loadu_pd, _CMP_GE_OQ, _CMP_LT_OQ, _MM_FROUND_NO_EXC, _MM_FROUND_TO_NEAREST_INT,
+};
+
+use super::ntt::NttTables;
+
+/// Smallest transform length the vector code handles (the last levels take 8 entries a step).
+pub(crate) const MIN_LEN: usize = 16;
+
+/// 2^52: `x | bits(2^52)` read as a double is 2^52 + x for x < 2^52.
+const TWO52: f64 = 4_503_599_627_370_496.0;
+const TWO52_BITS: i64 = 0x4330_0000_0000_0000;
+
+/// True when this CPU runs AVX2 and FMA (checked once by std, then cached).
+#[must_use]
+pub(crate) fn available() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
+/// Forward transform; requires [`available`] and `a.len() == t.len >= MIN_LEN`.
+pub(crate) fn forward(a: &mut [u64], t: &NttTables, nega: bool) {
+    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zf.len() == t.len);
+    // SAFETY: the CPU features were checked above, and the length checks make every vector
+    // access below (offsets < t.len, 4 lanes each) fall inside `a` and the twiddle tables.
+    unsafe { forward_avx2(a, t, nega) }
+}
+
+/// Inverse transform; requires [`available`] and `a.len() == t.len >= MIN_LEN`.
+pub(crate) fn inverse(a: &mut [u64], t: &NttTables, nega: bool) {
+    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zif.len() == t.len);
+    // SAFETY: as in `forward`.
+    unsafe { inverse_avx2(a, t, nega) }
+}
+
+#[derive(Clone, Copy)]
+struct Consts {
+    q: __m256d,
+    qinv: __m256d,
+}
+
+/// x - round(x / q) q, for |x| < 2^51: below q/2 + 1 in magnitude.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn reduce(x: __m256d, c: Consts) -> __m256d {
+    let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(
+        x, c.qinv,
+    ));
+    _mm256_fnmadd_pd(k, c.q, x)
+}
+
+/// x w mod q with |result| <= q, for |x| < 2^51, w < q and wq = w / q (see the contract).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn mulmod(x: __m256d, w: __m256d, wq: __m256d, c: Consts) -> __m256d {
+    let h = _mm256_mul_pd(x, w);
+    let l = _mm256_fmsub_pd(x, w, h);
+    let k =
+        _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(x, wq));
+    _mm256_add_pd(_mm256_fnmadd_pd(k, c.q, h), l)
+}
+
+/// Forward (Cooley-Tukey) butterfly: (u + r, u - r) with u = reduce(x), r = y w mod q.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn ct(x: __m256d, y: __m256d, w: __m256d, wq: __m256d, c: Consts) -> (__m256d, __m256d) {
+    let u = reduce(x, c);
+    let r = mulmod(y, w, wq, c);
+    (_mm256_add_pd(u, r), _mm256_sub_pd(u, r))
+}
+
+/// Inverse (Gentleman-Sande) butterfly: (reduce(x + y), (x - y) w mod q).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn gs(x: __m256d, y: __m256d, w: __m256d, wq: __m256d, c: Consts) -> (__m256d, __m256d) {
+    (
+        reduce(_mm256_add_pd(x, y), c),
+        mulmod(_mm256_sub_pd(x, y), w, wq, c),
+    )
+}
+
+/// Converts `a` in place from `u64` below 2^52 to doubles, minus `shift`.
+///
+/// # Safety
+/// AVX2 present; `a.len()` a multiple of 4.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn to_f64(a: &mut [u64], shift: f64) {
+    let magic = _mm256_set1_epi64x(TWO52_BITS);
+    let off = _mm256_set1_pd(TWO52 + shift);
+    let p = a.as_mut_ptr();
+    for i in (0..a.len()).step_by(4) {
+        let x = _mm256_loadu_si256(p.add(i).cast::<__m256i>());
+        let f = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, magic)), off);
+        _mm256_storeu_pd(p.add(i).cast::<f64>(), f);
+    }
+}
+
+/// Converts `a` in place from doubles x with 0 <= x + `shift` < 2^52 (integers) to the `u64`
+/// values x + `shift`.
+///
+/// # Safety
+/// AVX2 present; `a.len()` a multiple of 4.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn to_u64(a: &mut [u64], shift: f64) {
+    let magic = _mm256_set1_epi64x(TWO52_BITS);
+    let off = _mm256_set1_pd(TWO52 + shift);
+    let p = a.as_mut_ptr();
+    for i in (0..a.len()).step_by(4) {
+        let f = _mm256_add_pd(_mm256_loadu_pd(p.add(i).cast::<f64>()), off);
+        let x = _mm256_xor_si256(_mm256_castpd_si256(f), magic);
+        _mm256_storeu_si256(p.add(i).cast::<__m256i>(), x);
+    }
+}
+
+/// One twiddle and its w / q for all lanes.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn splat(w: &[f64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
+    (_mm256_set1_pd(w[k]), _mm256_set1_pd(wq[k]))
+}
+
+/// Twiddles k, k, k + 1, k + 1 (the half-length 2 level, two blocks per vector).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn pairs(w: &[f64], k: usize) -> __m256d {
+    let w = &w[k..k + 2];
+    // SAFETY: two doubles read from a slice of two.
+    let two = _mm256_castpd128_pd256(unsafe { _mm_loadu_pd(w.as_ptr()) });
+    _mm256_permute4x64_pd::<0b01_01_00_00>(two)
+}
+
+/// Twiddles k, k + 2, k + 1, k + 3 (the half-length 1 level, lanes of `vunpck{l,h}pd`).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn quads(w: &[f64], k: usize) -> __m256d {
+    let w = &w[k..k + 4];
+    // SAFETY: four doubles read from a slice of four.
+    _mm256_permute4x64_pd::<0b11_01_10_00>(unsafe { _mm256_loadu_pd(w.as_ptr()) })
+}
+
+/// # Safety
+/// AVX2 and FMA present; `a.len() == t.len >= MIN_LEN` (a power of two) and the f64 tables
+/// as long.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn forward_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
+    let n = t.len;
+    let qf = t.prime.q as f64;
+    let c = Consts {
+        q: _mm256_set1_pd(qf),
+        qinv: _mm256_set1_pd(1.0 / qf),
+    };
+    let (w, wq) = (&t.zf[..], &t.zfq[..]);
+    to_f64(a, 2.0 * qf); // [0, 4q) -> [-2q, 2q)
+    let p = a.as_mut_ptr().cast::<f64>();
+    let (mut blocks, mut half) = (1, n / 2);
+    while half >= 4 {
+        let k0 = if nega { blocks } else { 0 };
+        for b in 0..blocks {
+            let (tw, twq) = splat(w, wq, k0 + b);
+            let lo = p.add(2 * half * b);
+            for j in (0..half).step_by(4) {
+                let (x, y) = (
+                    _mm256_loadu_pd(lo.add(j)),
+                    _mm256_loadu_pd(lo.add(j + half)),
+                );
+                let (s, d) = ct(x, y, tw, twq, c);
+                _mm256_storeu_pd(lo.add(j), s);
+                _mm256_storeu_pd(lo.add(j + half), d);
+            }
+        }
+        blocks *= 2;
+        half /= 2;
+    }
+    // half = 2: blocks of 4 entries, two per step.
+    let k0 = if nega { blocks } else { 0 };
+    for i in (0..n).step_by(8) {
+        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
+        let x = _mm256_permute2f128_pd::<0x20>(va, vb);
+        let y = _mm256_permute2f128_pd::<0x31>(va, vb);
+        let k = k0 + i / 4;
+        let (s, d) = ct(x, y, pairs(w, k), pairs(wq, k), c);
+        _mm256_storeu_pd(p.add(i), _mm256_permute2f128_pd::<0x20>(s, d));
+        _mm256_storeu_pd(p.add(i + 4), _mm256_permute2f128_pd::<0x31>(s, d));
+    }
+    blocks *= 2;
+    // half = 1: blocks of 2 entries, four per step.
+    let k0 = if nega { blocks } else { 0 };
+    for i in (0..n).step_by(8) {
+        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
+        let (x, y) = (_mm256_unpacklo_pd(va, vb), _mm256_unpackhi_pd(va, vb));
+        let k = k0 + i / 2;
+        let (s, d) = ct(x, y, quads(w, k), quads(wq, k), c);
+        _mm256_storeu_pd(p.add(i), _mm256_unpacklo_pd(s, d));
+        _mm256_storeu_pd(p.add(i + 4), _mm256_unpackhi_pd(s, d));
+    }
+    to_u64(a, 2.0 * qf); // (-1.6q, 1.6q) -> (0.4q, 3.6q)
+}
+
+/// # Safety
+/// As [`forward_avx2`].
+#[target_feature(enable = "avx2,fma")]
+unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
+    let n = t.len;
+    let qf = t.prime.q as f64;
+    let c = Consts {
+        q: _mm256_set1_pd(qf),
+        qinv: _mm256_set1_pd(1.0 / qf),
+    };
+    let (w, wq) = (&t.zif[..], &t.zifq[..]);
+    to_f64(a, qf); // [0, 2q) -> [-q, q)
+    let p = a.as_mut_ptr().cast::<f64>();
+    // half = 1: blocks of 2 entries, four per step.
+    let mut blocks = n / 2;
+    let k0 = if nega { blocks } else { 0 };
+    for i in (0..n).step_by(8) {
+        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
+        let (x, y) = (_mm256_unpacklo_pd(va, vb), _mm256_unpackhi_pd(va, vb));
+        let k = k0 + i / 2;
+        let (s, d) = gs(x, y, quads(w, k), quads(wq, k), c);
+        _mm256_storeu_pd(p.add(i), _mm256_unpacklo_pd(s, d));
+        _mm256_storeu_pd(p.add(i + 4), _mm256_unpackhi_pd(s, d));
+    }
+    blocks /= 2;
+    // half = 2: blocks of 4 entries, two per step.
+    let k0 = if nega { blocks } else { 0 };
+    for i in (0..n).step_by(8) {
+        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
+        let x = _mm256_permute2f128_pd::<0x20>(va, vb);
+        let y = _mm256_permute2f128_pd::<0x31>(va, vb);
+        let k = k0 + i / 4;
+        let (s, d) = gs(x, y, pairs(w, k), pairs(wq, k), c);
+        _mm256_storeu_pd(p.add(i), _mm256_permute2f128_pd::<0x20>(s, d));
+        _mm256_storeu_pd(p.add(i + 4), _mm256_permute2f128_pd::<0x31>(s, d));
+    }
+    blocks /= 2;
+    let mut half = 4;
+    while blocks >= 1 {
+        let k0 = if nega { blocks } else { 0 };
+        for b in 0..blocks {
+            let (tw, twq) = splat(w, wq, k0 + b);
+            let lo = p.add(2 * half * b);
+            for j in (0..half).step_by(4) {
+                let (x, y) = (
+                    _mm256_loadu_pd(lo.add(j)),
+                    _mm256_loadu_pd(lo.add(j + half)),
+                );
+                let (s, d) = gs(x, y, tw, twq, c);
+                _mm256_storeu_pd(lo.add(j), s);
+                _mm256_storeu_pd(lo.add(j + half), d);
+            }
+        }
+        blocks /= 2;
+        half *= 2;
+    }
+    // The final factor, then [-q, q] -> [0, q) by masks.
+    let (s, sq) = (
+        _mm256_set1_pd(t.scale as f64),
+        _mm256_set1_pd(t.scale as f64 / qf),
+    );
+    let zero = _mm256_set1_pd(0.0);
+    for i in (0..n).step_by(4) {
+        let mut r = mulmod(_mm256_loadu_pd(p.add(i)), s, sq, c);
+        r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, zero), c.q));
+        r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(r, c.q), c.q));
+        _mm256_storeu_pd(p.add(i), r);
+    }
+    to_u64(a, 0.0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ntt::{forward_portable, inverse_portable, NttTables};
+    use super::*;
+
+    fn samples(bound: u64, len: usize, seed: &mut u64) -> Vec<u64> {
+        (0..len)
+            .map(|_| {
+                *seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (*seed >> 11) % bound
+            })
+            .collect()
+    }
+
+    /// Random inputs and the extremes of each range (0, q - 1, q, the top value), every
+    /// length from MIN_LEN to 2^12, both kinds, the three primes.
+    #[test]
+    fn matches_portable_transforms() {
+        if !crate::mont::run_or_skip(
+            available(),
+            "MONTLAB_REQUIRE_AVX2",
+            "avx2::matches_portable_transforms",
+            "this CPU lacks AVX2 or FMA",
+        ) {
+            return;
+        }
+        let mut seed = 7;
+        for which in 0..3 {
+            for lg in 4..=12 {
+                let t = NttTables::new(which, 1 << lg);
+                let q = t.prime.q;
+                for nega in [false, true] {
+                    for case in 0..4 {
+                        let fwd_in: Vec<u64> = match case {
+                            0 => samples(4 * q, t.len, &mut seed),
+                            1 => vec![4 * q - 1; t.len],
+                            2 => (0..t.len as u64)
+                                .map(|i| [0, q - 1, q, 4 * q - 1][i as usize % 4])
+                                .collect(),
+                            _ => vec![0; t.len],
+                        };
+                        let (mut got, mut want) = (fwd_in.clone(), fwd_in.clone());
+                        forward(&mut got, &t, nega);
+                        forward_portable(&mut want, &t, nega);
+                        assert!(got.iter().all(|&x| x < 4 * q), "forward range, lg {lg}");
+                        let reduced = |v: &[u64]| v.iter().map(|&x| x % q).collect::<Vec<_>>();
+                        assert_eq!(reduced(&got), reduced(&want), "forward {which} {lg} {nega}");
+                        let inv_in: Vec<u64> = match case {
+                            0 => samples(2 * q, t.len, &mut seed),
+                            1 => vec![2 * q - 1; t.len],
+                            2 => (0..t.len as u64)
+                                .map(|i| [0, q - 1, q, 2 * q - 1][i as usize % 4])
+                                .collect(),
+                            _ => vec![0; t.len],
+                        };
+                        let (mut got, mut want) = (inv_in.clone(), inv_in);
+                        inverse(&mut got, &t, nega);
+                        inverse_portable(&mut want, &t, nega);
+                        assert_eq!(got, want, "inverse {which} {lg} {nega}");
+                    }
+                }
+            }
+        }
+    }
+}
