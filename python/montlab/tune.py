@@ -40,9 +40,10 @@ Installed table (:func:`apply_installed`, run once on the first use of the nativ
 never at import): the path in ``MONTLAB_THRESHOLDS`` (the value ``generic`` forces the generic table), else
 ``$XDG_CONFIG_HOME/montlab/thresholds.toml`` (``~/.config/...``) if it exists. A table that
 does not parse is ignored with a warning. The table is TOML: a ``[stamp]`` (CPU, date, compiler,
-target, montlab version, IFMA, command) and ``[thresholds]`` with the keys of :data:`KEYS`
-(a table tuned before ``sec`` was measured lacks ``spectral_sec_bits``: the generic value
-stands) and optionally those of :data:`OPTIONAL_KEYS`; every key in the file is applied.
+target, montlab version, the kernels in use, overrides, commit, command) and ``[thresholds]``
+with the keys of :data:`REQUIRED_KEYS` and optionally those of :data:`OPTIONAL_KEYS` (a table
+tuned before ``sec`` and ``short`` were measured lacks them: the generic values stand); every
+key in the file is applied.
 """
 
 from __future__ import annotations

@@ -32,12 +32,13 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256d, __m256i, _mm256_add_pd, _mm256_and_pd, _mm256_castpd128_pd256, _mm256_castpd_si256,
-    _mm256_castsi256_pd, _mm256_cmp_pd, _mm256_fmsub_pd, _mm256_fnmadd_pd, _mm256_loadu_pd,
-    _mm256_loadu_si256, _mm256_mul_pd, _mm256_or_si256, _mm256_permute2f128_pd,
-    _mm256_permute4x64_pd, _mm256_round_pd, _mm256_set1_epi64x, _mm256_set1_pd, _mm256_storeu_pd,
-    _mm256_storeu_si256, _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd, _mm256_xor_si256,
-    _mm_loadu_pd, _CMP_GE_OQ, _CMP_LT_OQ, _MM_FROUND_NO_EXC, _MM_FROUND_TO_NEAREST_INT,
+    __m128i, __m256d, __m256i, _mm256_add_pd, _mm256_and_pd, _mm256_castpd128_pd256,
+    _mm256_castpd_si256, _mm256_castsi128_si256, _mm256_castsi256_pd, _mm256_cmp_pd,
+    _mm256_fmsub_pd, _mm256_fnmadd_pd, _mm256_loadu_pd, _mm256_loadu_si256, _mm256_mul_pd,
+    _mm256_or_si256, _mm256_permute2f128_pd, _mm256_permute4x64_epi64, _mm256_permute4x64_pd,
+    _mm256_round_pd, _mm256_set1_epi64x, _mm256_set1_pd, _mm256_storeu_pd, _mm256_storeu_si256,
+    _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd, _mm256_xor_si256, _mm_loadu_pd,
+    _mm_loadu_si128, _CMP_GE_OQ, _CMP_LT_OQ, _MM_FROUND_NO_EXC, _MM_FROUND_TO_NEAREST_INT,
 };
 
 use super::ntt::NttTables;
@@ -57,7 +58,7 @@ pub(crate) fn available() -> bool {
 
 /// Forward transform; requires [`available`] and `a.len() == t.len >= MIN_LEN`.
 pub(crate) fn forward(a: &mut [u64], t: &NttTables, nega: bool) {
-    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zf.len() == t.len);
+    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zfq.len() == t.len);
     // SAFETY: the CPU features were checked above, and the length checks make every vector
     // access below (offsets < t.len, 4 lanes each) fall inside `a` and the twiddle tables.
     unsafe { forward_avx2(a, t, nega) }
@@ -65,7 +66,7 @@ pub(crate) fn forward(a: &mut [u64], t: &NttTables, nega: bool) {
 
 /// Inverse transform; requires [`available`] and `a.len() == t.len >= MIN_LEN`.
 pub(crate) fn inverse(a: &mut [u64], t: &NttTables, nega: bool) {
-    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zif.len() == t.len);
+    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zifq.len() == t.len);
     // SAFETY: as in `forward`.
     unsafe { inverse_avx2(a, t, nega) }
 }
@@ -123,13 +124,11 @@ fn gs(x: __m256d, y: __m256d, w: __m256d, wq: __m256d, c: Consts) -> (__m256d, _
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn to_f64(a: &mut [u64], shift: f64) {
-    let magic = _mm256_set1_epi64x(TWO52_BITS);
-    let off = _mm256_set1_pd(TWO52 + shift);
+    let off = _mm256_set1_pd(shift);
     let p = a.as_mut_ptr();
     for i in (0..a.len()).step_by(4) {
         let x = _mm256_loadu_si256(p.add(i).cast::<__m256i>());
-        let f = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, magic)), off);
-        _mm256_storeu_pd(p.add(i).cast::<f64>(), f);
+        _mm256_storeu_pd(p.add(i).cast::<f64>(), _mm256_sub_pd(to_pd(x), off));
     }
 }
 
@@ -151,30 +150,60 @@ unsafe fn to_u64(a: &mut [u64], shift: f64) {
     }
 }
 
+/// Four `u64` below 2^52 as doubles.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn to_pd(x: __m256i) -> __m256d {
+    let magic = _mm256_set1_epi64x(TWO52_BITS);
+    _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(x, magic)),
+        _mm256_set1_pd(TWO52),
+    )
+}
+
 /// One twiddle and its w / q for all lanes.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn splat(w: &[f64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
-    (_mm256_set1_pd(w[k]), _mm256_set1_pd(wq[k]))
+fn splat(w: &[u64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
+    (_mm256_set1_pd(w[k] as f64), _mm256_set1_pd(wq[k]))
 }
 
-/// Twiddles k, k, k + 1, k + 1 (the half-length 2 level, two blocks per vector).
+/// Twiddles k, k, k + 1, k + 1 (the half-length 2 level, two blocks per vector) and their
+/// w / q.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn pairs(w: &[f64], k: usize) -> __m256d {
-    let w = &w[k..k + 2];
-    // SAFETY: two doubles read from a slice of two.
-    let two = _mm256_castpd128_pd256(unsafe { _mm_loadu_pd(w.as_ptr()) });
-    _mm256_permute4x64_pd::<0b01_01_00_00>(two)
+fn pairs(w: &[u64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
+    let (w, wq) = (&w[k..k + 2], &wq[k..k + 2]);
+    // SAFETY: two 8-byte values read from slices of two.
+    let (a, b) = unsafe {
+        (
+            _mm256_castsi128_si256(_mm_loadu_si128(w.as_ptr().cast::<__m128i>())),
+            _mm256_castpd128_pd256(_mm_loadu_pd(wq.as_ptr())),
+        )
+    };
+    (
+        to_pd(_mm256_permute4x64_epi64::<0b01_01_00_00>(a)),
+        _mm256_permute4x64_pd::<0b01_01_00_00>(b),
+    )
 }
 
-/// Twiddles k, k + 2, k + 1, k + 3 (the half-length 1 level, lanes of `vunpck{l,h}pd`).
+/// Twiddles k, k + 2, k + 1, k + 3 (the half-length 1 level, lanes of `vunpck{l,h}pd`) and
+/// their w / q.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn quads(w: &[f64], k: usize) -> __m256d {
-    let w = &w[k..k + 4];
-    // SAFETY: four doubles read from a slice of four.
-    _mm256_permute4x64_pd::<0b11_01_10_00>(unsafe { _mm256_loadu_pd(w.as_ptr()) })
+fn quads(w: &[u64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
+    let (w, wq) = (&w[k..k + 4], &wq[k..k + 4]);
+    // SAFETY: four 8-byte values read from slices of four.
+    let (a, b) = unsafe {
+        (
+            _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
+            _mm256_loadu_pd(wq.as_ptr()),
+        )
+    };
+    (
+        to_pd(_mm256_permute4x64_epi64::<0b11_01_10_00>(a)),
+        _mm256_permute4x64_pd::<0b11_01_10_00>(b),
+    )
 }
 
 /// # Safety
@@ -188,7 +217,7 @@ unsafe fn forward_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
         q: _mm256_set1_pd(qf),
         qinv: _mm256_set1_pd(1.0 / qf),
     };
-    let (w, wq) = (&t.zf[..], &t.zfq[..]);
+    let (w, wq) = (&t.z[..], &t.zfq[..]);
     to_f64(a, 2.0 * qf); // [0, 4q) -> [-2q, 2q)
     let p = a.as_mut_ptr().cast::<f64>();
     let (mut blocks, mut half) = (1, n / 2);
@@ -217,7 +246,8 @@ unsafe fn forward_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
         let x = _mm256_permute2f128_pd::<0x20>(va, vb);
         let y = _mm256_permute2f128_pd::<0x31>(va, vb);
         let k = k0 + i / 4;
-        let (s, d) = ct(x, y, pairs(w, k), pairs(wq, k), c);
+        let tw = pairs(w, wq, k);
+        let (s, d) = ct(x, y, tw.0, tw.1, c);
         _mm256_storeu_pd(p.add(i), _mm256_permute2f128_pd::<0x20>(s, d));
         _mm256_storeu_pd(p.add(i + 4), _mm256_permute2f128_pd::<0x31>(s, d));
     }
@@ -228,7 +258,8 @@ unsafe fn forward_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
         let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
         let (x, y) = (_mm256_unpacklo_pd(va, vb), _mm256_unpackhi_pd(va, vb));
         let k = k0 + i / 2;
-        let (s, d) = ct(x, y, quads(w, k), quads(wq, k), c);
+        let tw = quads(w, wq, k);
+        let (s, d) = ct(x, y, tw.0, tw.1, c);
         _mm256_storeu_pd(p.add(i), _mm256_unpacklo_pd(s, d));
         _mm256_storeu_pd(p.add(i + 4), _mm256_unpackhi_pd(s, d));
     }
@@ -245,7 +276,7 @@ unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
         q: _mm256_set1_pd(qf),
         qinv: _mm256_set1_pd(1.0 / qf),
     };
-    let (w, wq) = (&t.zif[..], &t.zifq[..]);
+    let (w, wq) = (&t.zi[..], &t.zifq[..]);
     to_f64(a, qf); // [0, 2q) -> [-q, q)
     let p = a.as_mut_ptr().cast::<f64>();
     // half = 1: blocks of 2 entries, four per step.
@@ -255,7 +286,8 @@ unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
         let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
         let (x, y) = (_mm256_unpacklo_pd(va, vb), _mm256_unpackhi_pd(va, vb));
         let k = k0 + i / 2;
-        let (s, d) = gs(x, y, quads(w, k), quads(wq, k), c);
+        let tw = quads(w, wq, k);
+        let (s, d) = gs(x, y, tw.0, tw.1, c);
         _mm256_storeu_pd(p.add(i), _mm256_unpacklo_pd(s, d));
         _mm256_storeu_pd(p.add(i + 4), _mm256_unpackhi_pd(s, d));
     }
@@ -267,7 +299,8 @@ unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
         let x = _mm256_permute2f128_pd::<0x20>(va, vb);
         let y = _mm256_permute2f128_pd::<0x31>(va, vb);
         let k = k0 + i / 4;
-        let (s, d) = gs(x, y, pairs(w, k), pairs(wq, k), c);
+        let tw = pairs(w, wq, k);
+        let (s, d) = gs(x, y, tw.0, tw.1, c);
         _mm256_storeu_pd(p.add(i), _mm256_permute2f128_pd::<0x20>(s, d));
         _mm256_storeu_pd(p.add(i + 4), _mm256_permute2f128_pd::<0x31>(s, d));
     }

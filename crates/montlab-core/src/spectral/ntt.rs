@@ -49,20 +49,16 @@ pub struct NttTables {
     /// s = `scale` (i = 0) or P^-1 2^52 mod q (i = 1, after the 52-bit Montgomery products
     /// of `super::ifma::pointwise`), k = 0 (cyclic) or 1 (nega-cyclic).
     pub(crate) last52: [[[u64; 4]; 2]; 2],
-    /// z, z / q, zi and zi / q as doubles, for the AVX2 path (empty where it cannot run).
-    pub(crate) zf: Vec<f64>,
+    /// z / q and zi / q as doubles, for the AVX2 path (empty where it cannot run; the loops
+    /// convert z and zi themselves).
     pub(crate) zfq: Vec<f64>,
-    pub(crate) zif: Vec<f64>,
     pub(crate) zifq: Vec<f64>,
 }
 
-/// `w` and `w / q` as doubles (exact, and correctly rounded: w < q < 2^50).
-fn doubles(w: &[u64], q: u64) -> (Vec<f64>, Vec<f64>) {
+/// `w / q` as doubles, correctly rounded (w < q < 2^50 are exact doubles).
+fn over_q(w: &[u64], q: u64) -> Vec<f64> {
     let qf = q as f64;
-    (
-        w.iter().map(|&x| x as f64).collect(),
-        w.iter().map(|&x| x as f64 / qf).collect(),
-    )
+    w.iter().map(|&x| x as f64 / qf).collect()
 }
 
 /// Shoup's constant floor(w 2^52 / q) for 52-bit lanes.
@@ -140,15 +136,13 @@ impl NttTables {
         } else {
             (Vec::new(), Vec::new())
         };
-        let ((zf, zfq), (zif, zifq)) = if super::avx2_available() {
-            (doubles(&z, q), doubles(&zi, q))
+        let (zfq, zifq) = if super::avx2_available() {
+            (over_q(&z, q), over_q(&zi, q))
         } else {
             Default::default()
         };
         Self {
-            zf,
             zfq,
-            zif,
             zifq,
             last52,
             zs52,
@@ -193,9 +187,7 @@ impl NttTables {
             zs52: cut(&self.zs52),
             zis52: cut(&self.zis52),
             last52: last52(&self.zi, scale, scale52, q),
-            zf: cutf(&self.zf),
             zfq: cutf(&self.zfq),
-            zif: cutf(&self.zif),
             zifq: cutf(&self.zifq),
         }
     }
@@ -366,8 +358,8 @@ mod tests {
                     "prime {which} len {len}"
                 );
                 assert_eq!(
-                    (&a.zf, &a.zfq, &a.zif, &a.zifq),
-                    (&b.zf, &b.zfq, &b.zif, &b.zifq),
+                    (&a.zfq, &a.zifq),
+                    (&b.zfq, &b.zifq),
                     "prime {which} len {len}"
                 );
                 assert_eq!(
