@@ -49,7 +49,8 @@ pub fn uses_ifma() -> bool {
 }
 
 /// True when the transforms run on AVX2 and FMA: x86-64 CPUs that have them, when IFMA is not
-/// used, unless the environment variable `MONTLAB_NO_AVX2` is set (the portable loops).
+/// used, unless the environment variable `MONTLAB_NO_AVX2` is set (the portable loops). The
+/// twiddle tables carry the doubles these loops read exactly when this is true.
 #[must_use]
 pub fn uses_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -58,20 +59,6 @@ pub fn uses_avx2() -> bool {
         *USE.get_or_init(|| {
             !uses_ifma() && avx2::available() && std::env::var_os("MONTLAB_NO_AVX2").is_none()
         })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// True when the CPU has AVX2 and FMA (whatever the environment says): the tables then carry
-/// the doubles the AVX2 loops read.
-#[must_use]
-pub(crate) fn avx2_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        avx2::available()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -56,7 +56,7 @@ pub struct NttTables {
 }
 
 /// `w / q` as doubles, correctly rounded (w < q < 2^50 are exact doubles).
-fn over_q(w: &[u64], q: u64) -> Vec<f64> {
+pub(super) fn over_q(w: &[u64], q: u64) -> Vec<f64> {
     let qf = q as f64;
     w.iter().map(|&x| x as f64 / qf).collect()
 }
@@ -136,7 +136,8 @@ impl NttTables {
         } else {
             (Vec::new(), Vec::new())
         };
-        let (zfq, zifq) = if super::avx2_available() {
+        // Only where the AVX2 loops run (not with IFMA): the doubles are theirs.
+        let (zfq, zifq) = if super::uses_avx2() {
             (over_q(&z, q), over_q(&zi, q))
         } else {
             Default::default()
