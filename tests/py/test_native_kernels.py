@@ -213,3 +213,49 @@ def test_require_ifma_turns_a_skip_into_a_failure() -> None:
     env["MONTLAB_REQUIRE_IFMA"] = "1"
     failed = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True)
     assert failed.returncode == 1 and "MONTLAB_REQUIRE_IFMA is set" in failed.stdout, failed.stdout
+
+
+@pytest.mark.parametrize("no_avx2", [False, True])
+def test_spectral_on_either_transform_path(rng: random.Random, no_avx2: bool) -> None:
+    """The spectral kernel's products and exponentiations (constant-time too) are exact on the
+    AVX2 transforms and, with MONTLAB_NO_AVX2=1, on the portable ones (a fresh process: the
+    choice is read once). P = 16 to 128, where the AVX2 loops run."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    cases = []
+    for bits in (1024, 1089, 4096, 8000):
+        n = random_modulus(rng, bits)
+        cases.append((n, rng.randrange(n), rng.randrange(n), rng.getrandbits(bits)))
+    code = (
+        "import json, sys\n"
+        "from montlab import _native\n"
+        "_native.set_thresholds('spectral_mul_bits = 0\\nspectral_pow_bits = 0\\n"
+        "spectral_sec_bits = 0\\n')\n"
+        "out = {'avx2': _native.AVX2, 'rows': []}\n"
+        "for n, a, b, e in json.load(sys.stdin):\n"
+        "    m = _native.FastModulus(n)\n"
+        "    out['rows'].append([m.mul_kernel, m.mul(a, b), m.pow(a, e), m.pow_sec(a, e)])\n"
+        "print(json.dumps(out))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MONTLAB_NO_AVX2"}
+    if no_avx2:
+        env["MONTLAB_NO_AVX2"] = "1"
+    res = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(cases),
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    if no_avx2:
+        assert out["avx2"] is False
+    for (n, a, b, e), (kernel, mul, pw, sec) in zip(cases, out["rows"], strict=True):
+        assert kernel == "spectral", n.bit_length()
+        assert mul == a * b % n and pw == pow(a, e, n) and sec == pw, n.bit_length()
