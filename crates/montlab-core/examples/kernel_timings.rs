@@ -202,13 +202,7 @@ fn transforms(bits: usize) {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2] * 1e6
     };
-    let vector = if montlab_core::spectral::uses_ifma() {
-        "ifma"
-    } else if montlab_core::spectral::uses_avx2() {
-        "avx2"
-    } else {
-        "dispatched (portable)"
-    };
+    let vector = montlab_core::spectral::transforms_id();
     println!(
         "{bits:>6} bits: goldilocks {g_len}-point {:.2} us | 3 primes x {p_len}-point portable {:.2} us, {vector} {:.2} us",
         med(&mut t[0]),
@@ -239,13 +233,12 @@ fn spectral_only(bits: usize) {
         std::hint::black_box(window::pow_vartime_with(&sp, &x, &e));
     });
     println!(
-        "{bits:>6} spectral mont_mul {:>9.2} us  mul(x y mod N) {:>9.2} us  pow {:>10.3} ms  setup {:>8.2} ms  (ifma {}, avx2 {})",
+        "{bits:>6} spectral mont_mul {:>9.2} us  mul(x y mod N) {:>9.2} us  pow {:>10.3} ms  setup {:>8.2} ms  (transforms {})",
         mul * 1e6,
         fast * 1e6,
         pow * 1e3,
         setup * 1e3,
-        montlab_core::spectral::uses_ifma(),
-        montlab_core::spectral::uses_avx2()
+        montlab_core::spectral::transforms_id()
     );
 }
 

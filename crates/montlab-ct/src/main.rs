@@ -166,13 +166,7 @@ fn main() {
                 std::process::exit(2);
             }
             driver(&kernel, &mut seed);
-            let transforms = if montlab_core::spectral::uses_ifma() {
-                "ifma"
-            } else if montlab_core::spectral::uses_avx2() {
-                "avx2"
-            } else {
-                "portable"
-            };
+            let transforms = montlab_core::spectral::transforms_id();
             println!("montlab-ct {kernel}: results correct (transforms: {transforms})");
             return;
         }

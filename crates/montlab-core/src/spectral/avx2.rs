@@ -206,6 +206,110 @@ fn quads(w: &[u64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
     )
 }
 
+impl Consts {
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn new(qf: f64) -> Self {
+        Self {
+            q: _mm256_set1_pd(qf),
+            qinv: _mm256_set1_pd(1.0 / qf),
+        }
+    }
+}
+
+/// The forward (Cooley-Tukey) or inverse (Gentleman-Sande) butterfly.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn bf<const FORWARD: bool>(
+    x: __m256d,
+    y: __m256d,
+    w: __m256d,
+    wq: __m256d,
+    c: Consts,
+) -> (__m256d, __m256d) {
+    if FORWARD {
+        ct(x, y, w, wq, c)
+    } else {
+        gs(x, y, w, wq, c)
+    }
+}
+
+/// One level with half-length `half` >= 4 over `blocks` blocks (block b's twiddle k0 + b).
+///
+/// # Safety
+/// AVX2 and FMA present; `p` points to `2 half blocks` doubles; `k0 + blocks <= w.len()`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn wide_level<const FORWARD: bool>(
+    p: *mut f64,
+    half: usize,
+    blocks: usize,
+    k0: usize,
+    (w, wq): (&[u64], &[f64]),
+    c: Consts,
+) {
+    for b in 0..blocks {
+        let (tw, twq) = splat(w, wq, k0 + b);
+        let lo = p.add(2 * half * b);
+        for j in (0..half).step_by(4) {
+            let (x, y) = (
+                _mm256_loadu_pd(lo.add(j)),
+                _mm256_loadu_pd(lo.add(j + half)),
+            );
+            let (s, d) = bf::<FORWARD>(x, y, tw, twq, c);
+            _mm256_storeu_pd(lo.add(j), s);
+            _mm256_storeu_pd(lo.add(j + half), d);
+        }
+    }
+}
+
+/// The half-length 2 level: blocks of 4 entries, two per step (lanes paired by `vperm2f128`).
+///
+/// # Safety
+/// As [`wide_level`], with `n` entries (a multiple of 8) and blocks `n / 4`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn level2<const FORWARD: bool>(
+    p: *mut f64,
+    n: usize,
+    k0: usize,
+    (w, wq): (&[u64], &[f64]),
+    c: Consts,
+) {
+    for i in (0..n).step_by(8) {
+        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
+        let x = _mm256_permute2f128_pd::<0x20>(va, vb);
+        let y = _mm256_permute2f128_pd::<0x31>(va, vb);
+        let (tw, twq) = pairs(w, wq, k0 + i / 4);
+        let (s, d) = bf::<FORWARD>(x, y, tw, twq, c);
+        _mm256_storeu_pd(p.add(i), _mm256_permute2f128_pd::<0x20>(s, d));
+        _mm256_storeu_pd(p.add(i + 4), _mm256_permute2f128_pd::<0x31>(s, d));
+    }
+}
+
+/// The half-length 1 level: blocks of 2 entries, four per step (lanes by `vunpck{l,h}pd`).
+///
+/// # Safety
+/// As [`wide_level`], with `n` entries (a multiple of 8) and blocks `n / 2`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn level1<const FORWARD: bool>(
+    p: *mut f64,
+    n: usize,
+    k0: usize,
+    (w, wq): (&[u64], &[f64]),
+    c: Consts,
+) {
+    for i in (0..n).step_by(8) {
+        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
+        let (x, y) = (_mm256_unpacklo_pd(va, vb), _mm256_unpackhi_pd(va, vb));
+        let (tw, twq) = quads(w, wq, k0 + i / 2);
+        let (s, d) = bf::<FORWARD>(x, y, tw, twq, c);
+        _mm256_storeu_pd(p.add(i), _mm256_unpacklo_pd(s, d));
+        _mm256_storeu_pd(p.add(i + 4), _mm256_unpackhi_pd(s, d));
+    }
+}
+
 /// # Safety
 /// AVX2 and FMA present; `a.len() == t.len >= MIN_LEN` (a power of two) and the f64 tables
 /// as long.
@@ -213,56 +317,20 @@ fn quads(w: &[u64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
 unsafe fn forward_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
     let n = t.len;
     let qf = t.prime.q as f64;
-    let c = Consts {
-        q: _mm256_set1_pd(qf),
-        qinv: _mm256_set1_pd(1.0 / qf),
-    };
-    let (w, wq) = (&t.z[..], &t.zfq[..]);
+    let c = Consts::new(qf);
+    let tw = (&t.z[..], &t.zfq[..]);
     to_f64(a, 2.0 * qf); // [0, 4q) -> [-2q, 2q)
     let p = a.as_mut_ptr().cast::<f64>();
+    // Level by level: `blocks` blocks of 2 `half` entries, block b's twiddle z[k0 + b].
+    let k0 = |blocks: usize| if nega { blocks } else { 0 };
     let (mut blocks, mut half) = (1, n / 2);
     while half >= 4 {
-        let k0 = if nega { blocks } else { 0 };
-        for b in 0..blocks {
-            let (tw, twq) = splat(w, wq, k0 + b);
-            let lo = p.add(2 * half * b);
-            for j in (0..half).step_by(4) {
-                let (x, y) = (
-                    _mm256_loadu_pd(lo.add(j)),
-                    _mm256_loadu_pd(lo.add(j + half)),
-                );
-                let (s, d) = ct(x, y, tw, twq, c);
-                _mm256_storeu_pd(lo.add(j), s);
-                _mm256_storeu_pd(lo.add(j + half), d);
-            }
-        }
+        wide_level::<true>(p, half, blocks, k0(blocks), tw, c);
         blocks *= 2;
         half /= 2;
     }
-    // half = 2: blocks of 4 entries, two per step.
-    let k0 = if nega { blocks } else { 0 };
-    for i in (0..n).step_by(8) {
-        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
-        let x = _mm256_permute2f128_pd::<0x20>(va, vb);
-        let y = _mm256_permute2f128_pd::<0x31>(va, vb);
-        let k = k0 + i / 4;
-        let tw = pairs(w, wq, k);
-        let (s, d) = ct(x, y, tw.0, tw.1, c);
-        _mm256_storeu_pd(p.add(i), _mm256_permute2f128_pd::<0x20>(s, d));
-        _mm256_storeu_pd(p.add(i + 4), _mm256_permute2f128_pd::<0x31>(s, d));
-    }
-    blocks *= 2;
-    // half = 1: blocks of 2 entries, four per step.
-    let k0 = if nega { blocks } else { 0 };
-    for i in (0..n).step_by(8) {
-        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
-        let (x, y) = (_mm256_unpacklo_pd(va, vb), _mm256_unpackhi_pd(va, vb));
-        let k = k0 + i / 2;
-        let tw = quads(w, wq, k);
-        let (s, d) = ct(x, y, tw.0, tw.1, c);
-        _mm256_storeu_pd(p.add(i), _mm256_unpacklo_pd(s, d));
-        _mm256_storeu_pd(p.add(i + 4), _mm256_unpackhi_pd(s, d));
-    }
+    level2::<true>(p, n, k0(n / 4), tw, c);
+    level1::<true>(p, n, k0(n / 2), tw, c);
     to_u64(a, 2.0 * qf); // (-1.6q, 1.6q) -> (0.4q, 3.6q)
 }
 
@@ -272,55 +340,16 @@ unsafe fn forward_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
 unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
     let n = t.len;
     let qf = t.prime.q as f64;
-    let c = Consts {
-        q: _mm256_set1_pd(qf),
-        qinv: _mm256_set1_pd(1.0 / qf),
-    };
-    let (w, wq) = (&t.zi[..], &t.zifq[..]);
+    let c = Consts::new(qf);
+    let tw = (&t.zi[..], &t.zifq[..]);
     to_f64(a, qf); // [0, 2q) -> [-q, q)
     let p = a.as_mut_ptr().cast::<f64>();
-    // half = 1: blocks of 2 entries, four per step.
-    let mut blocks = n / 2;
-    let k0 = if nega { blocks } else { 0 };
-    for i in (0..n).step_by(8) {
-        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
-        let (x, y) = (_mm256_unpacklo_pd(va, vb), _mm256_unpackhi_pd(va, vb));
-        let k = k0 + i / 2;
-        let tw = quads(w, wq, k);
-        let (s, d) = gs(x, y, tw.0, tw.1, c);
-        _mm256_storeu_pd(p.add(i), _mm256_unpacklo_pd(s, d));
-        _mm256_storeu_pd(p.add(i + 4), _mm256_unpackhi_pd(s, d));
-    }
-    blocks /= 2;
-    // half = 2: blocks of 4 entries, two per step.
-    let k0 = if nega { blocks } else { 0 };
-    for i in (0..n).step_by(8) {
-        let (va, vb) = (_mm256_loadu_pd(p.add(i)), _mm256_loadu_pd(p.add(i + 4)));
-        let x = _mm256_permute2f128_pd::<0x20>(va, vb);
-        let y = _mm256_permute2f128_pd::<0x31>(va, vb);
-        let k = k0 + i / 4;
-        let tw = pairs(w, wq, k);
-        let (s, d) = gs(x, y, tw.0, tw.1, c);
-        _mm256_storeu_pd(p.add(i), _mm256_permute2f128_pd::<0x20>(s, d));
-        _mm256_storeu_pd(p.add(i + 4), _mm256_permute2f128_pd::<0x31>(s, d));
-    }
-    blocks /= 2;
-    let mut half = 4;
+    let k0 = |blocks: usize| if nega { blocks } else { 0 };
+    level1::<false>(p, n, k0(n / 2), tw, c);
+    level2::<false>(p, n, k0(n / 4), tw, c);
+    let (mut blocks, mut half) = (n / 8, 4);
     while blocks >= 1 {
-        let k0 = if nega { blocks } else { 0 };
-        for b in 0..blocks {
-            let (tw, twq) = splat(w, wq, k0 + b);
-            let lo = p.add(2 * half * b);
-            for j in (0..half).step_by(4) {
-                let (x, y) = (
-                    _mm256_loadu_pd(lo.add(j)),
-                    _mm256_loadu_pd(lo.add(j + half)),
-                );
-                let (s, d) = gs(x, y, tw, twq, c);
-                _mm256_storeu_pd(lo.add(j), s);
-                _mm256_storeu_pd(lo.add(j + half), d);
-            }
-        }
+        wide_level::<false>(p, half, blocks, k0(blocks), tw, c);
         blocks /= 2;
         half *= 2;
     }
@@ -355,6 +384,16 @@ mod tests {
             .collect()
     }
 
+    /// Case 0: random below `top`; 1: all `top - 1`; 2: 0, q - 1, q, top - 1 repeated; 3: zeros.
+    fn inputs(case: usize, q: u64, top: u64, len: usize, seed: &mut u64) -> Vec<u64> {
+        match case {
+            0 => samples(top, len, seed),
+            1 => vec![top - 1; len],
+            2 => (0..len).map(|i| [0, q - 1, q, top - 1][i % 4]).collect(),
+            _ => vec![0; len],
+        }
+    }
+
     /// Random inputs and the extremes of each range (0, q - 1, q, the top value), every
     /// length from MIN_LEN to 2^12, both kinds, the three primes. Runs wherever the CPU has
     /// AVX2 and FMA, also where the dispatch does not pick these loops (IFMA, or
@@ -377,28 +416,14 @@ mod tests {
                 (t.zfq, t.zifq) = (over_q(&t.z, q), over_q(&t.zi, q));
                 for nega in [false, true] {
                     for case in 0..4 {
-                        let fwd_in: Vec<u64> = match case {
-                            0 => samples(4 * q, t.len, &mut seed),
-                            1 => vec![4 * q - 1; t.len],
-                            2 => (0..t.len as u64)
-                                .map(|i| [0, q - 1, q, 4 * q - 1][i as usize % 4])
-                                .collect(),
-                            _ => vec![0; t.len],
-                        };
-                        let (mut got, mut want) = (fwd_in.clone(), fwd_in.clone());
+                        let fwd_in = inputs(case, q, 4 * q, t.len, &mut seed);
+                        let (mut got, mut want) = (fwd_in.clone(), fwd_in);
                         forward(&mut got, &t, nega);
                         forward_portable(&mut want, &t, nega);
                         assert!(got.iter().all(|&x| x < 4 * q), "forward range, lg {lg}");
                         let reduced = |v: &[u64]| v.iter().map(|&x| x % q).collect::<Vec<_>>();
                         assert_eq!(reduced(&got), reduced(&want), "forward {which} {lg} {nega}");
-                        let inv_in: Vec<u64> = match case {
-                            0 => samples(2 * q, t.len, &mut seed),
-                            1 => vec![2 * q - 1; t.len],
-                            2 => (0..t.len as u64)
-                                .map(|i| [0, q - 1, q, 2 * q - 1][i as usize % 4])
-                                .collect(),
-                            _ => vec![0; t.len],
-                        };
+                        let inv_in = inputs(case, q, 2 * q, t.len, &mut seed);
                         let (mut got, mut want) = (inv_in.clone(), inv_in);
                         inverse(&mut got, &t, nega);
                         inverse_portable(&mut want, &t, nega);

@@ -66,6 +66,19 @@ pub fn uses_avx2() -> bool {
     }
 }
 
+/// The transforms [`forward`] and [`inverse`] run on from length 16: `"ifma"`, `"avx2"` or
+/// `"portable"`.
+#[must_use]
+pub fn transforms_id() -> &'static str {
+    if uses_ifma() {
+        "ifma"
+    } else if uses_avx2() {
+        "avx2"
+    } else {
+        "portable"
+    }
+}
+
 /// True when the CPU has AVX-512 IFMA (whatever `MONTLAB_NO_IFMA` says): the tables then
 /// carry the 52-bit constants its loops read.
 #[must_use]
