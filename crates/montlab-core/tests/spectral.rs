@@ -172,3 +172,46 @@ fn long_transforms_random_and_extreme_operands() {
         assert_eq!(strip(got), limbs(&oracle_pow(&base, &e, &n)), "s={s}");
     }
 }
+
+/// `pow_sec`'s table scan leaves out the nega-cyclic transform, which only a left operand reads:
+/// the gathered entry multiplies correctly as a right operand, and is refused as a left one
+/// rather than read short.
+#[test]
+fn gathered_entry_is_a_right_operand_only() {
+    use montlab_core::pow::fixed::CtKernel;
+    use montlab_core::pow::MontKernel;
+    let test = "gathered_entry_is_a_right_operand_only";
+    let mut rng = Rng::new(common::seed(test), test);
+    let mut n = rng.below(&(BigUint::one() << 3000u32)) | (BigUint::one() << 2999u32);
+    n |= BigUint::one();
+    let p = params(&n);
+    let s = limbs(&n).len();
+    let operand = |rng: &mut Rng| {
+        let mut v = limbs(&rng.below(&n));
+        v.resize(s, 0);
+        v
+    };
+    let mut sc = p.scratch();
+    let table: Vec<_> = (0..4)
+        .map(|_| {
+            let mut e = p.wrap(&operand(&mut rng));
+            p.prepare(&mut e, &mut sc);
+            e
+        })
+        .collect();
+    let x = p.wrap(&operand(&mut rng));
+    let mut sel = table[0].clone();
+    p.gather(&table, 2, &mut sel);
+    let mut out = x.clone();
+    p.mul(&x, &sel, &mut out, &mut sc);
+    let mut want = x.clone();
+    p.mul(&x, &table[2], &mut want, &mut sc);
+    assert_eq!(p.unwrap(&out), p.unwrap(&want));
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        p.mul(&sel, &x, &mut out, &mut sc);
+    }));
+    assert!(
+        refused.is_err(),
+        "a gathered entry was taken as a left operand"
+    );
+}

@@ -73,8 +73,9 @@ pub(crate) fn pow_sec_reduced(
 pub trait CtKernel: MontKernel {
     /// R^2 mod N as an element, ready as a right operand: the factor into the domain.
     fn r2(&self) -> Self::Elem;
-    /// `out = table[digit]`, reading every entry and keeping one by mask. All entries went
-    /// through [`MontKernel::prepare`] (a public fact, so they have one shape).
+    /// `out = table[digit]` as a right operand of [`MontKernel::mul`], reading every entry and
+    /// keeping one by mask; a kernel may leave out of `out` what only a left operand uses. All
+    /// entries went through [`MontKernel::prepare`] (a public fact, so they have one shape).
     fn gather(&self, table: &[Self::Elem], digit: Limb, out: &mut Self::Elem);
 }
 

@@ -451,6 +451,11 @@ impl SpectralParams {
         } = sc;
         // Transforms of the operands: prepared ones are reused, fresh ones computed once.
         let (xc, xn): (&[u64], &[u64]) = if x.is_prepared() {
+            assert_eq!(
+                x.nega.len(),
+                3 * p,
+                "spectral: a gathered operand is a right operand"
+            );
             (&x.cyc, &x.nega)
         } else {
             self.transform(&x.limbs, xc, xn);
@@ -458,6 +463,7 @@ impl SpectralParams {
         };
         let (yc, yn): (&[u64], &[u64]) = match y {
             None => (xc, xn),
+            // y.nega is read below only where y N' mod R is not prepared.
             Some(y) if y.is_prepared() => (&y.cyc, &y.nega),
             Some(y) => {
                 self.transform(&y.limbs, yc, yn);
@@ -636,7 +642,10 @@ impl CtKernel for SpectralParams {
         self.r2_elem.clone()
     }
 
-    /// Gathers the limbs and the three transforms of the entry, each by a full masked scan.
+    /// Gathers the limbs, the cyclic transform and that of y N' mod R of the entry, each by a
+    /// full masked scan. A right operand with y N' mod R prepared never reads its nega-cyclic
+    /// transform ([`SpectralParams::mont_core`]), so `out` is left without one: the scan
+    /// reads 7 P words an entry rather than 10 P (the table outgrows the caches from P = 512).
     fn gather(&self, table: &[SpectralElem], digit: Limb, out: &mut SpectralElem) {
         assert!(
             table.iter().all(SpectralElem::is_prepared) && table.iter().all(|e| !e.np.is_empty()),
@@ -645,11 +654,10 @@ impl CtKernel for SpectralParams {
         let (p, t) = (self.p, 3 * self.p);
         out.limbs.resize(p, 0);
         out.cyc.resize(t, 0);
-        out.nega.resize(t, 0);
+        out.nega.clear();
         out.np.resize(t, 0);
         fixed::gather(table.iter().map(|e| &e.limbs[..]), digit, &mut out.limbs);
         fixed::gather(table.iter().map(|e| &e.cyc[..]), digit, &mut out.cyc);
-        fixed::gather(table.iter().map(|e| &e.nega[..]), digit, &mut out.nega);
         fixed::gather(table.iter().map(|e| &e.np[..]), digit, &mut out.np);
     }
 }
