@@ -1,5 +1,6 @@
-//! The transforms of [`super::ntt`] on AVX2 and FMA in double precision: 4 butterflies per
-//! instruction sequence, for x86-64 CPUs without AVX-512 IFMA.
+//! The transforms of [`super::ntt`] and the spectral kernel's pointwise products on AVX2 and
+//! FMA in double precision: 4 butterflies or products per instruction sequence, for x86-64 CPUs
+//! without AVX-512 IFMA.
 //!
 //! Contract: the same functions, inputs, outputs and ranges as [`super::ntt::forward_portable`]
 //! and [`super::ntt::inverse_portable`]: equal results modulo q (the forward transform's lazy
@@ -25,10 +26,14 @@
 //! half-length 2 and 1 levels pair the lanes of two neighbouring vectors (`vperm2f128`, and
 //! `vunpck{l,h}pd` with the twiddles permuted to match).
 //!
+//! Pointwise products ([`pointwise`]): the same values as the portable `Prime::mont_mul`
+//! (x y 2^-64 mod q, in [0, 2q)), computed as x y mod q by the product above with 1/q in place
+//! of w/q (both operands first brought below 2q), then one twiddle-style product by 2^-64 mod q.
+//!
 //! Safety boundary: with `ifma` and `ifma_crt`, the only modules with `unsafe`. [`available`]
 //! checks the CPU at run time (cached by std); the `unsafe fn`s below are only called after it
 //! returned true and after the slice lengths were checked, so every load and store stays inside
-//! the slice. Left out: the pointwise products and the CRT (portable), and non-x86-64 targets.
+//! the slice. Left out: the CRT (portable), and non-x86-64 targets.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
@@ -54,6 +59,102 @@ const TWO52_BITS: i64 = 0x4330_0000_0000_0000;
 #[must_use]
 pub(crate) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
+/// Position-wise products with the scalar kernel's Montgomery factor: `dst = a (.) b 2^-64`, or
+/// with `c`, `dst = a (.) b 2^-64 + dst (.) c 2^-64` (the old `dst` read first), modulo q, for
+/// inputs in [0, 4q); outputs in [0, 2q): the values of [`super::prime::Prime::mont_mul`] and
+/// of its sums, as other representatives where they differ. `r_inv` = 2^-64 mod q; `a = None`
+/// multiplies `dst` in place.
+///
+/// # Panics
+/// If the CPU lacks AVX2 or FMA, or the slice lengths differ or are not a multiple of 4.
+pub(crate) fn pointwise(
+    dst: &mut [u64],
+    a: Option<&[u64]>,
+    b: &[u64],
+    c: Option<&[u64]>,
+    q: u64,
+    r_inv: u64,
+) {
+    let n = dst.len();
+    assert!(available() && n.is_multiple_of(4) && b.len() == n);
+    assert!(a.is_none_or(|a| a.len() == n) && c.is_none_or(|c| c.len() == n));
+    let d = dst.as_mut_ptr();
+    let a = a.map_or(d.cast_const(), <[u64]>::as_ptr);
+    let c = c.map_or(core::ptr::null(), <[u64]>::as_ptr);
+    // SAFETY: the CPU features were checked; every pointer addresses n = 4k entries (shared
+    // slices cannot alias the exclusive `dst`, except `a` = `d` itself, read lane-wise before
+    // the store to the same lanes).
+    unsafe { pointwise_avx2(d, a, b.as_ptr(), c, n, q, r_inv) }
+}
+
+/// # Safety
+/// AVX2 and FMA present; `d`, `a`, `b` (and `c` unless null) valid for `n` entries, `n` a
+/// multiple of 4; `d` may equal `a`, no other overlap.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn pointwise_avx2(
+    d: *mut u64,
+    a: *const u64,
+    b: *const u64,
+    c: *const u64,
+    n: usize,
+    q: u64,
+    r_inv: u64,
+) {
+    let k = Consts {
+        q: _mm256_set1_pd(q as f64),
+        qinv: _mm256_set1_pd(1.0 / q as f64),
+    };
+    let r = (
+        _mm256_set1_pd(r_inv as f64),
+        _mm256_set1_pd(r_inv as f64 / q as f64),
+    );
+    let (zero, q2) = (_mm256_set1_pd(0.0), _mm256_set1_pd(2.0 * q as f64));
+    let magic = _mm256_set1_epi64x(TWO52_BITS);
+    let two52 = _mm256_set1_pd(TWO52);
+    for off in (0..n).step_by(4) {
+        // SAFETY: off + 4 <= n for every pointer (contract above).
+        unsafe {
+            let x = to_pd(_mm256_loadu_si256(a.add(off).cast::<__m256i>()));
+            let y = to_pd(_mm256_loadu_si256(b.add(off).cast::<__m256i>()));
+            let mut v = mont(x, y, r, k, q2);
+            if c.is_null() {
+                // [-q, q] to [0, q].
+                v = _mm256_add_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(v, zero), k.q));
+            } else {
+                let u = to_pd(_mm256_loadu_si256(
+                    d.add(off).cast_const().cast::<__m256i>(),
+                ));
+                let z = to_pd(_mm256_loadu_si256(c.add(off).cast::<__m256i>()));
+                // [-2q, 2q] to [0, 2q).
+                v = _mm256_add_pd(v, mont(u, z, r, k, q2));
+                v = _mm256_add_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(v, zero), q2));
+                v = _mm256_sub_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(v, q2), q2));
+            }
+            let out = _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(v, two52)), magic);
+            _mm256_storeu_si256(d.add(off).cast::<__m256i>(), out);
+        }
+    }
+}
+
+/// x y 2^-64 mod q in [-q, q], for x, y in [0, 4q) (exact doubles); `r` is 2^-64 mod q and its
+/// r / q. Both operands are first brought below 2q, so x y < 4 q^2 < 2^101; with h = x y
+/// rounded and l = fma(x, y, -h) its exact low part, k = round(h (1/q)) is within 2 of x y / q
+/// (three roundings of relative size 2^-53 on a quotient below 2^52), so t = fma(-k, q, h) + l
+/// = x y - k q is exact, |t| <= 2q < 2^51, and one [`mulmod`] by r gives the result.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn mont(x: __m256d, y: __m256d, r: (__m256d, __m256d), c: Consts, q2: __m256d) -> __m256d {
+    let x = _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(x, q2), q2));
+    let y = _mm256_sub_pd(y, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(y, q2), q2));
+    let h = _mm256_mul_pd(x, y);
+    let l = _mm256_fmsub_pd(x, y, h);
+    let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(
+        h, c.qinv,
+    ));
+    let t = _mm256_add_pd(_mm256_fnmadd_pd(k, c.q, h), l);
+    mulmod(t, r.0, r.1, c)
 }
 
 /// Forward transform; requires [`available`] and `a.len() == t.len >= MIN_LEN`.
@@ -391,6 +492,61 @@ mod tests {
             1 => vec![top - 1; len],
             2 => (0..len).map(|i| [0, q - 1, q, top - 1][i % 4]).collect(),
             _ => vec![0; len],
+        }
+    }
+
+    /// The pointwise products against [`super::super::prime::Prime::mont_mul`] and its sums,
+    /// equal modulo q and in [0, 2q), on random inputs and the extremes of [0, 4q), with and
+    /// without the sum, in place and not, the three primes.
+    #[test]
+    fn pointwise_matches_mont_mul() {
+        if !crate::mont::run_or_skip(
+            available(),
+            "MONTLAB_REQUIRE_AVX2",
+            "avx2::pointwise_matches_mont_mul",
+            "this CPU lacks AVX2 or FMA",
+        ) {
+            return;
+        }
+        let mut seed = 11;
+        for &q in &super::super::prime::PRIMES {
+            let pr = super::super::prime::Prime::new(q);
+            let len = 64;
+            for (ca, cb, cc) in [
+                (0, 0, 0),
+                (1, 1, 1),
+                (2, 2, 2),
+                (3, 1, 2),
+                (2, 0, 1),
+                (0, 3, 3),
+            ] {
+                let a = inputs(ca, q, 4 * q, len, &mut seed);
+                let b = inputs(cb, q, 4 * q, len, &mut seed);
+                let c = inputs(cc, q, 4 * q, len, &mut seed);
+                let d0 = inputs(0, q, 4 * q, len, &mut seed);
+                let check = |got: &[u64], want: &[u64], what: &str| {
+                    assert!(got.iter().all(|&x| x < 2 * q), "{what}: range, q {q:#x}");
+                    let red = |v: &[u64]| v.iter().map(|&x| x % q).collect::<Vec<_>>();
+                    assert_eq!(
+                        red(got),
+                        red(want),
+                        "{what}: q {q:#x}, cases {ca} {cb} {cc}"
+                    );
+                };
+                let mut got = vec![0; len];
+                pointwise(&mut got, Some(&a), &b, None, q, pr.r_inv);
+                let want: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| pr.mont_mul(x, y)).collect();
+                check(&got, &want, "product");
+                let mut got = a.clone();
+                pointwise(&mut got, None, &b, None, q, pr.r_inv);
+                check(&got, &want, "in place");
+                let mut got = d0.clone();
+                pointwise(&mut got, Some(&a), &b, Some(&c), q, pr.r_inv);
+                let want: Vec<u64> = (0..len)
+                    .map(|i| (pr.mont_mul(a[i], b[i]) + pr.mont_mul(d0[i], c[i])) % (2 * q))
+                    .collect();
+                check(&got, &want, "sum");
+            }
         }
     }
 

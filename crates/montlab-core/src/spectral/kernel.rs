@@ -71,6 +71,10 @@ pub struct SpectralParams {
     /// Montgomery factor is 2^-52 and the inverse transforms scale by P^-1 2^52).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     vec: bool,
+    /// Whether the pointwise products run on AVX2 and FMA (where the transforms do, for P a
+    /// multiple of 4; the factor stays 2^-64).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    avx2: bool,
     /// Cyclic transform of N and nega-cyclic transform of N' (3 P residues each).
     n_cyc: Vec<u64>,
     np_nega: Vec<u64>,
@@ -185,6 +189,7 @@ impl SpectralParams {
             tables,
             crt: Crt::new(),
             vec: vector_len(p),
+            avx2: !vector_len(p) && p.is_multiple_of(4) && super::uses_avx2(),
             n_cyc: vec![0; 3 * p],
             np_nega: vec![0; 3 * p],
             r_mod_n,
@@ -379,6 +384,11 @@ impl SpectralParams {
                 super::ifma::pointwise(ca, None, cb, None, pr.q);
                 continue;
             }
+            #[cfg(target_arch = "x86_64")]
+            if self.avx2 {
+                super::avx2::pointwise(ca, None, cb, None, pr.q, pr.r_inv);
+                continue;
+            }
             for (x, &y) in ca.iter_mut().zip(cb) {
                 *x = pr.mont_mul(*x, y);
             }
@@ -400,6 +410,11 @@ impl SpectralParams {
                 super::ifma::pointwise(d, Some(ca), cb, None, pr.q);
                 continue;
             }
+            #[cfg(target_arch = "x86_64")]
+            if self.avx2 {
+                super::avx2::pointwise(d, Some(ca), cb, None, pr.q, pr.r_inv);
+                continue;
+            }
             for ((o, &x), &y) in d.iter_mut().zip(ca).zip(cb) {
                 *o = pr.mont_mul(x, y);
             }
@@ -416,6 +431,12 @@ impl SpectralParams {
             if self.vec {
                 let (a, b, c) = (&a[r.clone()], &b[r.clone()], &c[r.clone()]);
                 super::ifma::pointwise(&mut acc[r], Some(a), b, Some(c), pr.q);
+                continue;
+            }
+            #[cfg(target_arch = "x86_64")]
+            if self.avx2 {
+                let (a, b, c) = (&a[r.clone()], &b[r.clone()], &c[r.clone()]);
+                super::avx2::pointwise(&mut acc[r], Some(a), b, Some(c), pr.q, pr.r_inv);
                 continue;
             }
             for (((o, &x), &y), &z) in acc[r.clone()]

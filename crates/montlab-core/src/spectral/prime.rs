@@ -28,6 +28,8 @@ pub struct Prime {
     pub(crate) qinv_neg: u64,
     /// floor(2^64 / q): Shoup's constant of w = 1, which reduces any u64 into [0, 2q).
     pub(crate) one_shoup: u64,
+    /// 2^-64 mod q: the factor [`Prime::mont_mul`] leaves, for products computed otherwise.
+    pub(crate) r_inv: u64,
 }
 
 impl Prime {
@@ -43,6 +45,7 @@ impl Prime {
             q2: 2 * q,
             qinv_neg: inv.wrapping_neg(),
             one_shoup: shoup_pre(1, q),
+            r_inv: inv_mod(((1u128 << 64) % u128::from(q)) as u64, q),
         }
     }
 
