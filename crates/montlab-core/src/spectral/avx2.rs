@@ -102,17 +102,12 @@ unsafe fn pointwise_avx2(
     q: u64,
     r_inv: u64,
 ) {
-    let k = Consts {
-        q: _mm256_set1_pd(q as f64),
-        qinv: _mm256_set1_pd(1.0 / q as f64),
-    };
+    let k = Consts::new(q as f64);
     let r = (
         _mm256_set1_pd(r_inv as f64),
         _mm256_set1_pd(r_inv as f64 / q as f64),
     );
     let (zero, q2) = (_mm256_set1_pd(0.0), _mm256_set1_pd(2.0 * q as f64));
-    let magic = _mm256_set1_epi64x(TWO52_BITS);
-    let two52 = _mm256_set1_pd(TWO52);
     for off in (0..n).step_by(4) {
         // SAFETY: off + 4 <= n for every pointer (contract above).
         unsafe {
@@ -132,8 +127,7 @@ unsafe fn pointwise_avx2(
                 v = _mm256_add_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(v, zero), q2));
                 v = _mm256_sub_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(v, q2), q2));
             }
-            let out = _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(v, two52)), magic);
-            _mm256_storeu_si256(d.add(off).cast::<__m256i>(), out);
+            _mm256_storeu_si256(d.add(off).cast::<__m256i>(), to_epi64(v));
         }
     }
 }
@@ -172,16 +166,17 @@ pub(crate) fn inverse(a: &mut [u64], t: &NttTables, nega: bool) {
     unsafe { inverse_avx2(a, t, nega) }
 }
 
+/// A prime and 1/q in every lane.
 #[derive(Clone, Copy)]
-struct Consts {
-    q: __m256d,
+pub(super) struct Consts {
+    pub(super) q: __m256d,
     qinv: __m256d,
 }
 
 /// x - round(x / q) q, for |x| < 2^51: below q/2 + 1 in magnitude.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn reduce(x: __m256d, c: Consts) -> __m256d {
+pub(super) fn reduce(x: __m256d, c: Consts) -> __m256d {
     let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(
         x, c.qinv,
     ));
@@ -191,7 +186,7 @@ fn reduce(x: __m256d, c: Consts) -> __m256d {
 /// x w mod q with |result| <= q, for |x| < 2^51, w < q and wq = w / q (see the contract).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn mulmod(x: __m256d, w: __m256d, wq: __m256d, c: Consts) -> __m256d {
+pub(super) fn mulmod(x: __m256d, w: __m256d, wq: __m256d, c: Consts) -> __m256d {
     let h = _mm256_mul_pd(x, w);
     let l = _mm256_fmsub_pd(x, w, h);
     let k =
@@ -254,12 +249,20 @@ unsafe fn to_u64(a: &mut [u64], shift: f64) {
 /// Four `u64` below 2^52 as doubles.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn to_pd(x: __m256i) -> __m256d {
+pub(super) fn to_pd(x: __m256i) -> __m256d {
     let magic = _mm256_set1_epi64x(TWO52_BITS);
     _mm256_sub_pd(
         _mm256_castsi256_pd(_mm256_or_si256(x, magic)),
         _mm256_set1_pd(TWO52),
     )
+}
+
+/// Four integral doubles in [0, 2^52) as `u64`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn to_epi64(x: __m256d) -> __m256i {
+    let f = _mm256_add_pd(x, _mm256_set1_pd(TWO52));
+    _mm256_xor_si256(_mm256_castpd_si256(f), _mm256_set1_epi64x(TWO52_BITS))
 }
 
 /// One twiddle and its w / q for all lanes.
@@ -310,7 +313,7 @@ fn quads(w: &[u64], wq: &[f64], k: usize) -> (__m256d, __m256d) {
 impl Consts {
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    fn new(qf: f64) -> Self {
+    pub(super) fn new(qf: f64) -> Self {
         Self {
             q: _mm256_set1_pd(qf),
             qinv: _mm256_set1_pd(1.0 / qf),

@@ -42,9 +42,11 @@ pub(crate) struct Crt {
     /// Q = q1 q2 q3 as (low limb, the rest) and floor(Q / 2) the same way.
     big_q: (u64, u128),
     half_q: (u64, u128),
-    /// The same constants for the vector path.
+    /// The same constants for the vector paths.
     #[cfg(target_arch = "x86_64")]
     k52: super::ifma_crt::GarnerConsts52,
+    #[cfg(target_arch = "x86_64")]
+    kf: super::avx2_crt::GarnerConstsF64,
 }
 
 impl Crt {
@@ -85,6 +87,16 @@ impl Crt {
                 half_q1: limbs3(h1.0, half_q.1 + u128::from(h1.1)),
             }
         };
+        #[cfg(target_arch = "x86_64")]
+        let kf = {
+            let f = |(w, _): (u64, u64), q: u64| (w as f64, w as f64 / q as f64);
+            super::avx2_crt::GarnerConstsF64 {
+                q: PRIMES.map(|q| q as f64),
+                inv12: f(inv12, q2),
+                q1_mod_q3: f(q1_mod_q3, q3),
+                inv123: f(inv123, q3),
+            }
+        };
         Self {
             q: PRIMES,
             inv12,
@@ -95,6 +107,8 @@ impl Crt {
             half_q,
             #[cfg(target_arch = "x86_64")]
             k52,
+            #[cfg(target_arch = "x86_64")]
+            kf,
         }
     }
 
@@ -102,7 +116,15 @@ impl Crt {
     /// Residues must be fully reduced (r_i < q_i).
     #[inline(always)]
     fn garner(&self, r1: u64, r2: u64, r3: u64) -> (u64, u128) {
-        let [q1, q2, q3] = self.q;
+        let (k2, k3) = self.digits(r1, r2, r3);
+        self.value(r1, k2, k3)
+    }
+
+    /// Garner's digits k2 in [0, q2) and k3 in [0, q3) of fully reduced residues, with
+    /// v = r1 + q1 k2 + q1 q2 k3.
+    #[inline(always)]
+    fn digits(&self, r1: u64, r2: u64, r3: u64) -> (u64, u64) {
+        let [_, q2, q3] = self.q;
         // k2 = (r2 - r1) q1^-1 mod q2; r1 < q1 < 2 q2, so r2 + 2 q2 - r1 > 0.
         let k2 = shoup_mul(
             r2.wrapping_add(2 * q2).wrapping_sub(r1),
@@ -111,9 +133,8 @@ impl Crt {
             q2,
         );
         let k2 = csub(k2, q2);
-        // v12 = r1 + q1 k2 < q1 q2; its residue mod q3 is r1 + (q1 mod q3) k2.
-        let v12 = u128::from(r1).wrapping_add(u128::from(q1).wrapping_mul(u128::from(k2)));
-        // Below 2 q3 + q1 < 4 q3.
+        // v12 = r1 + q1 k2 < q1 q2; its residue mod q3 is r1 + (q1 mod q3) k2, below
+        // 2 q3 + q1 < 4 q3.
         let v12_q3 = shoup_mul(k2, self.q1_mod_q3.0, self.q1_mod_q3.1, q3).wrapping_add(r1);
         // k3 = (r3 - v12) (q1 q2)^-1 mod q3.
         let k3 = shoup_mul(
@@ -122,8 +143,13 @@ impl Crt {
             self.inv123.1,
             q3,
         );
-        let k3 = csub(k3, q3);
-        // v = v12 + q1 q2 k3 < Q < 2^150.
+        (k2, csub(k3, q3))
+    }
+
+    /// v = r1 + q1 k2 + q1 q2 k3 < Q < 2^150 from Garner's digits, as (low limb, high part).
+    #[inline(always)]
+    fn value(&self, r1: u64, k2: u64, k3: u64) -> (u64, u128) {
+        let v12 = u128::from(r1).wrapping_add(u128::from(self.q[0]).wrapping_mul(u128::from(k2)));
         let a = v12.wrapping_add(u128::from(self.q12.0).wrapping_mul(u128::from(k3)));
         let hi = (a >> 64).wrapping_add(u128::from(self.q12.1).wrapping_mul(u128::from(k3)));
         (a as u64, hi)
@@ -140,40 +166,67 @@ impl Crt {
     /// [`Crt::collect_nega`] with the `top` flag as a mask (all ones or 0), for callers that
     /// must not branch on it.
     pub(crate) fn collect_nega_mask(&self, buf: &mut [u64], out: &mut [u64]) -> u64 {
+        let p = out.len();
         #[cfg(target_arch = "x86_64")]
-        if Self::vector(out.len()) {
+        if Self::vector(p) {
             super::ifma_crt::garner_words(&self.k52, buf, true);
             return finish_nega(fold_words(buf, out), out);
         }
-        let p = out.len();
+        #[cfg(target_arch = "x86_64")]
+        if Self::avx2(p) {
+            super::avx2_crt::digits(&self.kf, buf);
+            let (r1, rest) = buf.split_at(p);
+            let (k2, k3) = rest.split_at(p);
+            return self.nega_from(out, |n| self.value(r1[n], k2[n], k3[n]));
+        }
         self.collect_nega_portable([&buf[..p], &buf[p..2 * p], &buf[2 * p..3 * p]], out)
     }
 
     /// Cyclic read-out (see [`Crt::collect_cyc_portable`]), `buf` as in [`Crt::collect_nega`].
     pub(crate) fn collect_cyc(&self, buf: &mut [u64], out: &mut [u64]) {
+        let p = out.len();
         #[cfg(target_arch = "x86_64")]
-        if Self::vector(out.len()) {
+        if Self::vector(p) {
             super::ifma_crt::garner_words(&self.k52, buf, false);
             let carry = fold_words(buf, out);
             return finish_cyc(u128::try_from(carry).expect("cyclic sums are >= 0"), out);
         }
-        let p = out.len();
+        #[cfg(target_arch = "x86_64")]
+        if Self::avx2(p) {
+            super::avx2_crt::digits(&self.kf, buf);
+            let (r1, rest) = buf.split_at(p);
+            let (k2, k3) = rest.split_at(p);
+            return self.cyc_from(out, |n| self.value(r1[n], k2[n], k3[n]));
+        }
         self.collect_cyc_portable([&buf[..p], &buf[p..2 * p], &buf[2 * p..3 * p]], out);
     }
 
-    /// Whether the vector Garner runs for P coefficients.
+    /// Whether the IFMA Garner runs for P coefficients.
     #[cfg(target_arch = "x86_64")]
     fn vector(p: usize) -> bool {
         p.is_multiple_of(8) && super::uses_ifma()
+    }
+
+    /// Whether Garner's digits run on AVX2 for P coefficients.
+    #[cfg(target_arch = "x86_64")]
+    fn avx2(p: usize) -> bool {
+        p.is_multiple_of(4) && super::uses_avx2()
     }
 
     /// Portable nega-cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l + 1` with c_n the
     /// symmetric lift of the residues `(r[0][n], r[1][n], r[2][n])`; returns the `top` flag
     /// (value 2^l) as a mask.
     pub(crate) fn collect_nega_portable(&self, r: [&[u64]; 3], out: &mut [u64]) -> u64 {
+        self.nega_from(out, |n| self.garner(r[0][n], r[1][n], r[2][n]))
+    }
+
+    /// The nega-cyclic read-out of the coefficients `coef(n)` = v in [0, Q) (low limb, high
+    /// part), each lifted to (-Q/2, Q/2].
+    #[inline(always)]
+    fn nega_from(&self, out: &mut [u64], coef: impl Fn(usize) -> (u64, u128)) -> u64 {
         let mut carry: i128 = 0;
         for (n, o) in out.iter_mut().enumerate() {
-            let (lo, hi) = self.garner(r[0][n], r[1][n], r[2][n]);
+            let (lo, hi) = coef(n);
             // v > Q/2 stands for v - Q < 0: subtract Q by a mask from the sign of Q/2 - v
             // (no branch on v).
             let (_, b) = self.half_q.0.overflowing_sub(lo);
@@ -193,9 +246,15 @@ impl Crt {
     /// Portable cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l - 1` in [0, 2^l - 1), for
     /// residues of non-negative coefficients.
     pub(crate) fn collect_cyc_portable(&self, r: [&[u64]; 3], out: &mut [u64]) {
+        self.cyc_from(out, |n| self.garner(r[0][n], r[1][n], r[2][n]));
+    }
+
+    /// The cyclic read-out of the coefficients `coef(n)` = v in [0, Q).
+    #[inline(always)]
+    fn cyc_from(&self, out: &mut [u64], coef: impl Fn(usize) -> (u64, u128)) {
         let mut carry: u128 = 0;
         for (n, o) in out.iter_mut().enumerate() {
-            let (lo, hi) = self.garner(r[0][n], r[1][n], r[2][n]);
+            let (lo, hi) = coef(n);
             let t = carry.wrapping_add(u128::from(lo));
             *o = t as u64;
             carry = (t >> 64).wrapping_add(hi);
@@ -360,14 +419,10 @@ mod tests {
         })
     }
 
-    /// The vector read-outs against the portable ones on random and extreme residues.
+    /// Residue buffers (3P entries) of random and extreme coefficients (around Q/2 and Q - 1,
+    /// 0, all-max residues), P = `lens`, each passed to `f` with P.
     #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn ifma_garner_matches_portable() {
-        if !crate::mont::amm::ifma_or_skip("ifma_garner_matches_portable") {
-            return;
-        }
-        let crt = Crt::new();
+    fn for_each_case(crt: &Crt, lens: &[usize], mut f: impl FnMut(usize, &[u64])) {
         let (hq, bq) = (crt.half_q, crt.big_q);
         // Integers around Q/2 and Q - 1, as (lo, hi).
         let near = |(lo, hi): (u64, u128), d: i64| {
@@ -396,7 +451,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             seed ^ (seed >> 29)
         };
-        for p in [8usize, 16, 64, 256, 1024] {
+        for &p in lens {
             // Patterns: uniform special value, random, random specials, all-max residues.
             let mut cases: Vec<Vec<[u64; 3]>> = special.iter().map(|&r| vec![r; p]).collect();
             cases.push((0..p).map(|_| PRIMES.map(|q| next() % q)).collect());
@@ -417,36 +472,80 @@ mod tests {
                         buf[i * p + n] = r[i];
                     }
                 }
-                let r = [&buf[..p], &buf[p..2 * p], &buf[2 * p..]];
-                let (mut want_n, mut want_c) = (vec![0u64; p], vec![0u64; p]);
-                let top = crt.collect_nega_portable(r, &mut want_n);
-                crt.collect_cyc_portable(r, &mut want_c);
-
-                let (mut got, mut w) = (vec![0u64; p], buf.clone());
-                super::super::ifma_crt::garner_words(&crt.k52, &mut w, true);
-                let got_top = finish_nega(fold_words(&w, &mut got), &mut got);
-                assert_eq!(
-                    (got_top, &got),
-                    (top, &want_n),
-                    "nega p={p} case {:?}",
-                    case[0]
-                );
-
-                let mut w = buf.clone();
-                super::super::ifma_crt::garner_words(&crt.k52, &mut w, false);
-                let carry = fold_words(&w, &mut got);
-                finish_cyc(u128::try_from(carry).unwrap(), &mut got);
-                assert_eq!(got, want_c, "cyc p={p} case {:?}", case[0]);
-
-                // And the dispatching entry points (IFMA or portable as configured).
-                let (mut w, mut o) = (buf.clone(), vec![0u64; p]);
-                assert_eq!(crt.collect_nega_mask(&mut w, &mut o), top);
-                assert_eq!(o, want_n);
-                let mut w = buf.clone();
-                crt.collect_cyc(&mut w, &mut o);
-                assert_eq!(o, want_c);
+                f(p, &buf);
             }
         }
+    }
+
+    /// The portable read-outs of `buf` (nega-cyclic with its top mask, cyclic), and a check
+    /// that the dispatching entry points give them too.
+    #[cfg(target_arch = "x86_64")]
+    fn portable_and_dispatch(crt: &Crt, p: usize, buf: &[u64]) -> (u64, Vec<u64>, Vec<u64>) {
+        let r = [&buf[..p], &buf[p..2 * p], &buf[2 * p..]];
+        let (mut want_n, mut want_c) = (vec![0u64; p], vec![0u64; p]);
+        let top = crt.collect_nega_portable(r, &mut want_n);
+        crt.collect_cyc_portable(r, &mut want_c);
+        let (mut w, mut o) = (buf.to_vec(), vec![0u64; p]);
+        assert_eq!(crt.collect_nega_mask(&mut w, &mut o), top, "dispatch p={p}");
+        assert_eq!(o, want_n, "dispatch nega p={p}");
+        let mut w = buf.to_vec();
+        crt.collect_cyc(&mut w, &mut o);
+        assert_eq!(o, want_c, "dispatch cyc p={p}");
+        (top, want_n, want_c)
+    }
+
+    /// The IFMA read-outs against the portable ones on random and extreme residues.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn ifma_garner_matches_portable() {
+        if !crate::mont::amm::ifma_or_skip("ifma_garner_matches_portable") {
+            return;
+        }
+        let crt = Crt::new();
+        for_each_case(&crt, &[8, 16, 64, 256, 1024], |p, buf| {
+            let (top, want_n, want_c) = portable_and_dispatch(&crt, p, buf);
+            let (mut got, mut w) = (vec![0u64; p], buf.to_vec());
+            super::super::ifma_crt::garner_words(&crt.k52, &mut w, true);
+            let got_top = finish_nega(fold_words(&w, &mut got), &mut got);
+            assert_eq!((got_top, &got), (top, &want_n), "nega p={p}");
+            let mut w = buf.to_vec();
+            super::super::ifma_crt::garner_words(&crt.k52, &mut w, false);
+            let carry = fold_words(&w, &mut got);
+            finish_cyc(u128::try_from(carry).unwrap(), &mut got);
+            assert_eq!(got, want_c, "cyc p={p}");
+        });
+    }
+
+    /// Garner's digits on AVX2 equal the scalar ones, and the read-outs built on them the
+    /// portable read-outs, on the same residues. Runs wherever the CPU has AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_garner_matches_portable() {
+        if !crate::mont::run_or_skip(
+            super::super::avx2::available(),
+            "MONTLAB_REQUIRE_AVX2",
+            "avx2_garner_matches_portable",
+            "this CPU lacks AVX2 or FMA",
+        ) {
+            return;
+        }
+        let crt = Crt::new();
+        for_each_case(&crt, &[4, 8, 12, 64, 256, 1024], |p, buf| {
+            let (top, want_n, want_c) = portable_and_dispatch(&crt, p, buf);
+            let mut w = buf.to_vec();
+            super::super::avx2_crt::digits(&crt.kf, &mut w);
+            for n in 0..p {
+                let want = crt.digits(buf[n], buf[p + n], buf[2 * p + n]);
+                assert_eq!((w[p + n], w[2 * p + n]), want, "digits p={p} n={n}");
+            }
+            let (r1, rest) = w.split_at(p);
+            let (k2, k3) = rest.split_at(p);
+            let mut got = vec![0u64; p];
+            let got_top = crt.nega_from(&mut got, |n| crt.value(r1[n], k2[n], k3[n]));
+            assert_eq!((got_top, &got), (top, &want_n), "nega p={p}");
+            crt.cyc_from(&mut got, |n| crt.value(r1[n], k2[n], k3[n]));
+            assert_eq!(got, want_c, "cyc p={p}");
+        });
     }
 
     #[test]

@@ -19,6 +19,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx2_crt;
 pub mod crt;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
