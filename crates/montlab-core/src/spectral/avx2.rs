@@ -33,7 +33,7 @@
 //! Safety boundary: with `ifma` and `ifma_crt`, the only modules with `unsafe`. [`available`]
 //! checks the CPU at run time (cached by std); the `unsafe fn`s below are only called after it
 //! returned true and after the slice lengths were checked, so every load and store stays inside
-//! the slice. Left out: the CRT (portable), and non-x86-64 targets.
+//! the slice. Left out: the CRT (Garner's digits in `avx2_crt`), and non-x86-64 targets.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
