@@ -107,7 +107,7 @@ unsafe fn pointwise_avx2(
         _mm256_set1_pd(r_inv as f64),
         _mm256_set1_pd(r_inv as f64 / q as f64),
     );
-    let (zero, q2) = (_mm256_set1_pd(0.0), _mm256_set1_pd(2.0 * q as f64));
+    let q2 = _mm256_set1_pd(2.0 * q as f64);
     for off in (0..n).step_by(4) {
         // SAFETY: off + 4 <= n for every pointer (contract above).
         unsafe {
@@ -116,7 +116,7 @@ unsafe fn pointwise_avx2(
             let mut v = mont(x, y, r, k, q2);
             if c.is_null() {
                 // [-q, q] to [0, q].
-                v = _mm256_add_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(v, zero), k.q));
+                v = add_if_negative(v, k.q);
             } else {
                 let u = to_pd(_mm256_loadu_si256(
                     d.add(off).cast_const().cast::<__m256i>(),
@@ -124,8 +124,7 @@ unsafe fn pointwise_avx2(
                 let z = to_pd(_mm256_loadu_si256(c.add(off).cast::<__m256i>()));
                 // [-2q, 2q] to [0, 2q).
                 v = _mm256_add_pd(v, mont(u, z, r, k, q2));
-                v = _mm256_add_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(v, zero), q2));
-                v = _mm256_sub_pd(v, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(v, q2), q2));
+                v = sub_if_at_least(add_if_negative(v, q2), q2);
             }
             _mm256_storeu_si256(d.add(off).cast::<__m256i>(), to_epi64(v));
         }
@@ -140,8 +139,7 @@ unsafe fn pointwise_avx2(
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn mont(x: __m256d, y: __m256d, r: (__m256d, __m256d), c: Consts, q2: __m256d) -> __m256d {
-    let x = _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(x, q2), q2));
-    let y = _mm256_sub_pd(y, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(y, q2), q2));
+    let (x, y) = (sub_if_at_least(x, q2), sub_if_at_least(y, q2));
     let h = _mm256_mul_pd(x, y);
     let l = _mm256_fmsub_pd(x, y, h);
     let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(
@@ -236,12 +234,10 @@ unsafe fn to_f64(a: &mut [u64], shift: f64) {
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn to_u64(a: &mut [u64], shift: f64) {
-    let magic = _mm256_set1_epi64x(TWO52_BITS);
     let off = _mm256_set1_pd(TWO52 + shift);
     let p = a.as_mut_ptr();
     for i in (0..a.len()).step_by(4) {
-        let f = _mm256_add_pd(_mm256_loadu_pd(p.add(i).cast::<f64>()), off);
-        let x = _mm256_xor_si256(_mm256_castpd_si256(f), magic);
+        let x = shifted_to_epi64(_mm256_loadu_pd(p.add(i).cast::<f64>()), off);
         _mm256_storeu_si256(p.add(i).cast::<__m256i>(), x);
     }
 }
@@ -261,8 +257,38 @@ pub(super) fn to_pd(x: __m256i) -> __m256d {
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn to_epi64(x: __m256d) -> __m256i {
-    let f = _mm256_add_pd(x, _mm256_set1_pd(TWO52));
+    shifted_to_epi64(x, _mm256_set1_pd(TWO52))
+}
+
+/// The `u64` values x + shift of four integral doubles with 0 <= x + shift < 2^52, for
+/// `off` = 2^52 + shift in every lane: x + off read as bits is bits(2^52) | (x + shift).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn shifted_to_epi64(x: __m256d, off: __m256d) -> __m256i {
+    let f = _mm256_add_pd(x, off);
     _mm256_xor_si256(_mm256_castpd_si256(f), _mm256_set1_epi64x(TWO52_BITS))
+}
+
+/// x + m in the lanes where x < 0 (a mask, no branch).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn add_if_negative(x: __m256d, m: __m256d) -> __m256d {
+    let neg = _mm256_cmp_pd::<_CMP_LT_OQ>(x, _mm256_set1_pd(0.0));
+    _mm256_add_pd(x, _mm256_and_pd(neg, m))
+}
+
+/// x - m in the lanes where x >= m (a mask, no branch).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn sub_if_at_least(x: __m256d, m: __m256d) -> __m256d {
+    _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(x, m), m))
+}
+
+/// x in [-q, q] to [0, q).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn canonical(x: __m256d, c: Consts) -> __m256d {
+    sub_if_at_least(add_if_negative(x, c.q), c.q)
 }
 
 /// One twiddle and its w / q for all lanes.
@@ -457,19 +483,15 @@ unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
         blocks /= 2;
         half *= 2;
     }
-    // The final factor, then [-q, q] -> [0, q) by masks.
+    // The final factor, then [-q, q] -> [0, q) by masks, stored as `u64`.
     let (s, sq) = (
         _mm256_set1_pd(t.scale as f64),
         _mm256_set1_pd(t.scale as f64 / qf),
     );
-    let zero = _mm256_set1_pd(0.0);
     for i in (0..n).step_by(4) {
-        let mut r = mulmod(_mm256_loadu_pd(p.add(i)), s, sq, c);
-        r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(r, zero), c.q));
-        r = _mm256_sub_pd(r, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(r, c.q), c.q));
-        _mm256_storeu_pd(p.add(i), r);
+        let r = canonical(mulmod(_mm256_loadu_pd(p.add(i)), s, sq, c), c);
+        _mm256_storeu_si256(p.add(i).cast::<__m256i>(), to_epi64(r));
     }
-    to_u64(a, 0.0);
 }
 
 #[cfg(test)]
@@ -537,14 +559,14 @@ mod tests {
                     );
                 };
                 let mut got = vec![0; len];
-                pointwise(&mut got, Some(&a), &b, None, q, pr.r_inv);
+                pointwise(&mut got, Some(&a), &b, None, q, pr.r_inv());
                 let want: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| pr.mont_mul(x, y)).collect();
                 check(&got, &want, "product");
                 let mut got = a.clone();
-                pointwise(&mut got, None, &b, None, q, pr.r_inv);
+                pointwise(&mut got, None, &b, None, q, pr.r_inv());
                 check(&got, &want, "in place");
                 let mut got = d0.clone();
-                pointwise(&mut got, Some(&a), &b, Some(&c), q, pr.r_inv);
+                pointwise(&mut got, Some(&a), &b, Some(&c), q, pr.r_inv());
                 let want: Vec<u64> = (0..len)
                     .map(|i| (pr.mont_mul(a[i], b[i]) + pr.mont_mul(d0[i], c[i])) % (2 * q))
                     .collect();

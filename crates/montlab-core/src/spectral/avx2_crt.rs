@@ -17,17 +17,15 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256d, __m256i, _mm256_add_pd, _mm256_and_pd, _mm256_cmp_pd, _mm256_loadu_si256,
-    _mm256_set1_pd, _mm256_storeu_si256, _mm256_sub_pd, _CMP_GE_OQ, _CMP_LT_OQ,
+    __m256i, _mm256_add_pd, _mm256_loadu_si256, _mm256_set1_pd, _mm256_storeu_si256, _mm256_sub_pd,
 };
 
-use super::avx2::{available, mulmod, reduce, to_epi64, to_pd, Consts};
+use super::avx2::{available, canonical, mulmod, reduce, to_epi64, to_pd, Consts};
+use super::prime::PRIMES;
 
 /// The Garner constants as doubles: each factor w with its w / q.
 #[derive(Clone, Debug)]
 pub(crate) struct GarnerConstsF64 {
-    /// The primes.
-    pub(crate) q: [f64; 3],
     /// q1^-1 mod q2, q1 mod q3 and (q1 q2)^-1 mod q3, each with w / q.
     pub(crate) inv12: (f64, f64),
     pub(crate) q1_mod_q3: (f64, f64),
@@ -46,21 +44,12 @@ pub(crate) fn digits(k: &GarnerConstsF64, buf: &mut [u64]) {
     unsafe { digits_avx2(k, buf) }
 }
 
-/// x in [-q, q] to [0, q).
-#[inline]
-#[target_feature(enable = "avx2,fma")]
-fn canonical(x: __m256d, c: Consts) -> __m256d {
-    let zero = _mm256_set1_pd(0.0);
-    let x = _mm256_add_pd(x, _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(x, zero), c.q));
-    _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd::<_CMP_GE_OQ>(x, c.q), c.q))
-}
-
 /// # Safety
 /// AVX2 and FMA present; `buf.len()` a multiple of 12.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn digits_avx2(k: &GarnerConstsF64, buf: &mut [u64]) {
     let p = buf.len() / 3;
-    let (c2, c3) = (Consts::new(k.q[1]), Consts::new(k.q[2]));
+    let (c2, c3) = (Consts::new(PRIMES[1] as f64), Consts::new(PRIMES[2] as f64));
     let inv12 = (_mm256_set1_pd(k.inv12.0), _mm256_set1_pd(k.inv12.1));
     let q1_mod_q3 = (_mm256_set1_pd(k.q1_mod_q3.0), _mm256_set1_pd(k.q1_mod_q3.1));
     let inv123 = (_mm256_set1_pd(k.inv123.0), _mm256_set1_pd(k.inv123.1));

@@ -91,7 +91,6 @@ impl Crt {
         let kf = {
             let f = |(w, _): (u64, u64), q: u64| (w as f64, w as f64 / q as f64);
             super::avx2_crt::GarnerConstsF64 {
-                q: PRIMES.map(|q| q as f64),
                 inv12: f(inv12, q2),
                 q1_mod_q3: f(q1_mod_q3, q3),
                 inv123: f(inv123, q3),
@@ -173,10 +172,8 @@ impl Crt {
             return finish_nega(fold_words(buf, out), out);
         }
         #[cfg(target_arch = "x86_64")]
-        if Self::avx2(p) {
-            super::avx2_crt::digits(&self.kf, buf);
-            let (r1, rest) = buf.split_at(p);
-            let (k2, k3) = rest.split_at(p);
+        if super::avx2_len(p) {
+            let [r1, k2, k3] = self.digits_avx2(buf);
             return self.nega_from(out, |n| self.value(r1[n], k2[n], k3[n]));
         }
         self.collect_nega_portable([&buf[..p], &buf[p..2 * p], &buf[2 * p..3 * p]], out)
@@ -192,10 +189,8 @@ impl Crt {
             return finish_cyc(u128::try_from(carry).expect("cyclic sums are >= 0"), out);
         }
         #[cfg(target_arch = "x86_64")]
-        if Self::avx2(p) {
-            super::avx2_crt::digits(&self.kf, buf);
-            let (r1, rest) = buf.split_at(p);
-            let (k2, k3) = rest.split_at(p);
+        if super::avx2_len(p) {
+            let [r1, k2, k3] = self.digits_avx2(buf);
             return self.cyc_from(out, |n| self.value(r1[n], k2[n], k3[n]));
         }
         self.collect_cyc_portable([&buf[..p], &buf[p..2 * p], &buf[2 * p..3 * p]], out);
@@ -207,10 +202,14 @@ impl Crt {
         p.is_multiple_of(8) && super::uses_ifma()
     }
 
-    /// Whether Garner's digits run on AVX2 for P coefficients.
+    /// Garner's digits on AVX2 in place: `buf` (3P residues) read back as its runs r1, k2, k3.
     #[cfg(target_arch = "x86_64")]
-    fn avx2(p: usize) -> bool {
-        p.is_multiple_of(4) && super::uses_avx2()
+    fn digits_avx2<'a>(&self, buf: &'a mut [u64]) -> [&'a [u64]; 3] {
+        super::avx2_crt::digits(&self.kf, buf);
+        let p = buf.len() / 3;
+        let (r1, rest) = buf.split_at(p);
+        let (k2, k3) = rest.split_at(p);
+        [r1, k2, k3]
     }
 
     /// Portable nega-cyclic read-out: `out = sum_n c_n 2^(64 n) mod 2^l + 1` with c_n the
@@ -533,13 +532,11 @@ mod tests {
         for_each_case(&crt, &[4, 8, 12, 64, 256, 1024], |p, buf| {
             let (top, want_n, want_c) = portable_and_dispatch(&crt, p, buf);
             let mut w = buf.to_vec();
-            super::super::avx2_crt::digits(&crt.kf, &mut w);
+            let [r1, k2, k3] = crt.digits_avx2(&mut w);
             for n in 0..p {
                 let want = crt.digits(buf[n], buf[p + n], buf[2 * p + n]);
-                assert_eq!((w[p + n], w[2 * p + n]), want, "digits p={p} n={n}");
+                assert_eq!((k2[n], k3[n]), want, "digits p={p} n={n}");
             }
-            let (r1, rest) = w.split_at(p);
-            let (k2, k3) = rest.split_at(p);
             let mut got = vec![0u64; p];
             let got_top = crt.nega_from(&mut got, |n| crt.value(r1[n], k2[n], k3[n]));
             assert_eq!((got_top, &got), (top, &want_n), "nega p={p}");

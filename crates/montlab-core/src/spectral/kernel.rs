@@ -71,8 +71,8 @@ pub struct SpectralParams {
     /// Montgomery factor is 2^-52 and the inverse transforms scale by P^-1 2^52).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     vec: bool,
-    /// Whether the pointwise products run on AVX2 and FMA (where the transforms do, for P a
-    /// multiple of 4; the factor stays 2^-64).
+    /// Whether the pointwise products run on AVX2 and FMA ([`super::avx2_len`]; the factor
+    /// stays 2^-64).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
     /// Cyclic transform of N and nega-cyclic transform of N' (3 P residues each).
@@ -189,7 +189,7 @@ impl SpectralParams {
             tables,
             crt: Crt::new(),
             vec: vector_len(p),
-            avx2: !vector_len(p) && p.is_multiple_of(4) && super::uses_avx2(),
+            avx2: super::avx2_len(p),
             n_cyc: vec![0; 3 * p],
             np_nega: vec![0; 3 * p],
             r_mod_n,
@@ -372,82 +372,74 @@ impl SpectralParams {
     /// `a = a (.) b` position-wise (Montgomery products, [0, 2q); factor 2^-64, or 2^-52
     /// with `vec`, undone by [`Self::inverse_all`]).
     fn pointwise(&self, a: &mut [u64], b: &[u64]) {
-        for ((t, ca), cb) in self
-            .tables
-            .iter()
-            .zip(a.chunks_exact_mut(self.p))
-            .zip(b.chunks_exact(self.p))
-        {
-            let pr = &t.prime;
-            #[cfg(target_arch = "x86_64")]
-            if self.vec {
-                super::ifma::pointwise(ca, None, cb, None, pr.q);
-                continue;
-            }
-            #[cfg(target_arch = "x86_64")]
-            if self.avx2 {
-                super::avx2::pointwise(ca, None, cb, None, pr.q, pr.r_inv);
-                continue;
-            }
-            for (x, &y) in ca.iter_mut().zip(cb) {
-                *x = pr.mont_mul(*x, y);
-            }
+        let p = self.p;
+        for (j, (ca, cb)) in a.chunks_exact_mut(p).zip(b.chunks_exact(p)).enumerate() {
+            self.pointwise_prime(j, ca, None, cb, None);
         }
     }
 
     /// `dst = a (.) b`, position-wise.
     fn pointwise_into(&self, dst: &mut [u64], a: &[u64], b: &[u64]) {
-        for (((t, d), ca), cb) in self
-            .tables
-            .iter()
-            .zip(dst.chunks_exact_mut(self.p))
-            .zip(a.chunks_exact(self.p))
-            .zip(b.chunks_exact(self.p))
-        {
-            let pr = &t.prime;
-            #[cfg(target_arch = "x86_64")]
-            if self.vec {
-                super::ifma::pointwise(d, Some(ca), cb, None, pr.q);
-                continue;
-            }
-            #[cfg(target_arch = "x86_64")]
-            if self.avx2 {
-                super::avx2::pointwise(d, Some(ca), cb, None, pr.q, pr.r_inv);
-                continue;
-            }
-            for ((o, &x), &y) in d.iter_mut().zip(ca).zip(cb) {
-                *o = pr.mont_mul(x, y);
-            }
+        let p = self.p;
+        let runs = dst
+            .chunks_exact_mut(p)
+            .zip(a.chunks_exact(p))
+            .zip(b.chunks_exact(p));
+        for (j, ((d, ca), cb)) in runs.enumerate() {
+            self.pointwise_prime(j, d, Some(ca), cb, None);
         }
     }
 
     /// `acc = a (.) b + acc (.) c`, reduced to [0, 2q): the spectral sum x y + m N.
     fn pointwise_sum(&self, acc: &mut [u64], a: &[u64], b: &[u64], c: &[u64]) {
         let p = self.p;
-        for (j, t) in self.tables.iter().enumerate() {
-            let pr = &t.prime;
-            let r = j * p..(j + 1) * p;
-            #[cfg(target_arch = "x86_64")]
-            if self.vec {
-                let (a, b, c) = (&a[r.clone()], &b[r.clone()], &c[r.clone()]);
-                super::ifma::pointwise(&mut acc[r], Some(a), b, Some(c), pr.q);
-                continue;
+        let runs = acc.chunks_exact_mut(p).zip(a.chunks_exact(p));
+        for (j, ((d, ca), (cb, cc))) in runs
+            .zip(b.chunks_exact(p).zip(c.chunks_exact(p)))
+            .enumerate()
+        {
+            self.pointwise_prime(j, d, Some(ca), cb, Some(cc));
+        }
+    }
+
+    /// The pointwise products of prime `j` on this kernel's path (IFMA, AVX2 or portable):
+    /// `dst = a (.) b` (`a = None`: `dst` itself), and with `c`, `+ dst (.) c` (the old
+    /// `dst`), in [0, 2q).
+    fn pointwise_prime(
+        &self,
+        j: usize,
+        dst: &mut [u64],
+        a: Option<&[u64]>,
+        b: &[u64],
+        c: Option<&[u64]>,
+    ) {
+        let pr = &self.tables[j].prime;
+        #[cfg(target_arch = "x86_64")]
+        if self.vec {
+            return super::ifma::pointwise(dst, a, b, c, pr.q);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            return super::avx2::pointwise(dst, a, b, c, pr.q, pr.r_inv());
+        }
+        match (a, c) {
+            (None, None) => {
+                for (x, &y) in dst.iter_mut().zip(b) {
+                    *x = pr.mont_mul(*x, y);
+                }
             }
-            #[cfg(target_arch = "x86_64")]
-            if self.avx2 {
-                let (a, b, c) = (&a[r.clone()], &b[r.clone()], &c[r.clone()]);
-                super::avx2::pointwise(&mut acc[r], Some(a), b, Some(c), pr.q, pr.r_inv);
-                continue;
+            (Some(a), None) => {
+                for ((o, &x), &y) in dst.iter_mut().zip(a).zip(b) {
+                    *o = pr.mont_mul(x, y);
+                }
             }
-            for (((o, &x), &y), &z) in acc[r.clone()]
-                .iter_mut()
-                .zip(&a[r.clone()])
-                .zip(&b[r.clone()])
-                .zip(&c[r])
-            {
-                let v = pr.mont_mul(x, y).wrapping_add(pr.mont_mul(*o, z)); // < 4q
-                *o = csub(v, pr.q2);
+            (Some(a), Some(c)) => {
+                for (((o, &x), &y), &z) in dst.iter_mut().zip(a).zip(b).zip(c) {
+                    let v = pr.mont_mul(x, y).wrapping_add(pr.mont_mul(*o, z)); // < 4q
+                    *o = csub(v, pr.q2);
+                }
             }
+            (None, Some(_)) => unreachable!("spectral: no sum is taken in place"),
         }
     }
 

@@ -95,6 +95,13 @@ pub(crate) fn ifma_available() -> bool {
     }
 }
 
+/// True when length-`p` kernels run their pointwise products and Garner's digits on AVX2
+/// ([`uses_avx2`], P a multiple of 4).
+#[must_use]
+pub(crate) fn avx2_len(p: usize) -> bool {
+    p.is_multiple_of(4) && uses_avx2()
+}
+
 /// True when length-`p` kernels run their loads, pointwise products and transforms on IFMA.
 #[must_use]
 pub(crate) fn vector_len(p: usize) -> bool {

@@ -28,8 +28,6 @@ pub struct Prime {
     pub(crate) qinv_neg: u64,
     /// floor(2^64 / q): Shoup's constant of w = 1, which reduces any u64 into [0, 2q).
     pub(crate) one_shoup: u64,
-    /// 2^-64 mod q: the factor [`Prime::mont_mul`] leaves, for products computed otherwise.
-    pub(crate) r_inv: u64,
 }
 
 impl Prime {
@@ -45,7 +43,6 @@ impl Prime {
             q2: 2 * q,
             qinv_neg: inv.wrapping_neg(),
             one_shoup: shoup_pre(1, q),
-            r_inv: inv_mod(((1u128 << 64) % u128::from(q)) as u64, q),
         }
     }
 
@@ -54,6 +51,13 @@ impl Prime {
     pub(crate) fn reduce_lazy(&self, x: u64) -> u64 {
         let qhat = ((u128::from(x) * u128::from(self.one_shoup)) >> 64) as u64;
         x.wrapping_sub(qhat.wrapping_mul(self.q))
+    }
+
+    /// 2^-64 mod q in [0, q): the factor [`Prime::mont_mul`] leaves (its product of 1 and 1),
+    /// for products computed otherwise.
+    #[inline]
+    pub(crate) fn r_inv(&self) -> u64 {
+        csub(self.mont_mul(1, 1), self.q)
     }
 
     /// Montgomery product `a b 2^-64 mod q` in [0, 2q), for `a, b < 4q`.
