@@ -12,8 +12,11 @@
 //! The twiddle tables of each length up to 2^17 are built once per process and kept; longer
 //! ones are copied out of the longest built so far ([`NttTables::prefix`]), which is kept.
 //!
-//! Left out: the IFMA loops (the portable ones run everywhere), truncated transforms for
-//! unbalanced operands, and constant time.
+//! The transforms and the read-out run on the kernel's dispatch ([`super::forward`],
+//! [`super::inverse`], [`Crt::collect_cyc`]): IFMA or AVX2 where the CPU has them, the
+//! portable loops elsewhere. The pointwise products stay scalar.
+//!
+//! Left out: truncated transforms for unbalanced operands, and constant time.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -21,7 +24,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 
 use super::crt::Crt;
-use super::ntt::{forward_portable, inverse_portable, NttTables};
+use super::ntt::NttTables;
+use super::{forward, inverse};
 
 /// The longest product (limbs): the primes' 2^22 | q - 1 allows cyclic length 2^21.
 pub const MAX_PRODUCT_LIMBS: usize = 1 << 21;
@@ -113,7 +117,7 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
         for (d, &v) in dst.iter_mut().zip(x) {
             *d = t.prime.reduce_lazy(v);
         }
-        forward_portable(dst, t, false);
+        forward(dst, t, false);
     };
     let per_prime = |(j, ca): (usize, &mut [u64]), cb: Option<&mut [u64]>| {
         let tj = &t[j];
@@ -131,7 +135,7 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
                 }
             }
         }
-        inverse_portable(ca, tj, false);
+        inverse(ca, tj, false);
     };
     if len < PARALLEL_LEN {
         for (j, ca) in fa.chunks_mut(len).enumerate() {
@@ -149,7 +153,7 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
             .for_each(|(jc, cb)| per_prime(jc, Some(cb)));
     }
     let mut out = vec![0u64; len];
-    Crt::new().collect_cyc_portable([&fa[..len], &fa[len..2 * len], &fa[2 * len..]], &mut out);
+    Crt::new().collect_cyc(&mut fa, &mut out);
     out.truncate(total);
     out
 }
