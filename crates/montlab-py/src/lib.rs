@@ -145,11 +145,18 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
 }
 
 /// Products of an exponentiation by `e` (limbs), estimated for the choice inline or worker:
-/// one squaring per bit of the limbs plus a table of at most 2^7 entries (high for short
-/// exponents, low for long ones, whose window multiplications are not counted).
+/// the sliding window's squarings, its table of 2^(k-1) odd powers and about one product per
+/// k + 1 bits ([`window::window_bits`]), plus the two conversions.
 pub(crate) fn pow_products(e: &[u64]) -> u128 {
-    64 * e.len() as u128 + 128
+    let bits = 64 * e.len() as u64;
+    let k = window::window_bits(bits);
+    u128::from(bits + (1 << (k - 1)) + bits / u64::from(k + 1) + 2)
 }
+
+/// Products' worth of the setup a one-shot exponentiation builds on its first call: the word
+/// level's division, or `ntt_redc`'s inverse, reciprocal and transforms (a long exponent's
+/// spectral setup, about `limbs` products, is small beside its 64 `limbs` squarings).
+pub(crate) const POW_SETUP_PRODUCTS: u128 = 32;
 
 /// Estimated work of a per-modulus setup on `limbs` limbs: about `limbs` products.
 pub(crate) fn setup_work(limbs: usize) -> u128 {
@@ -349,12 +356,10 @@ fn fast_operand(ob: &Bound<'_, PyAny>, s: usize, which: &'static str) -> Result<
 #[pymethods]
 impl FastModulus {
     #[new]
-    fn new(py: Python<'_>, n: Int) -> Result<Self, Error> {
+    fn new(n: Int) -> Result<Self, Error> {
         let (n, t) = (modulus_limbs(&n)?, current_thresholds());
-        // The setup (N' by an inverse, R mod N, R^2 mod N, transforms) costs about as much as
-        // s products: on the worker from about 13K bits, interruptible.
-        let work = setup_work(n.len());
-        let inner = interrupt::run(py, work, move |_| CoreFast::with_thresholds(&n, t))?;
+        // Only N's checks: each kernel's setup is built on its first use, inside that call.
+        let inner = interrupt::inline(|| CoreFast::with_thresholds(&n, t))?;
         Ok(Self {
             inner: Arc::new(inner),
         })
@@ -631,7 +636,7 @@ fn powm<'py>(
         }
     };
     let t = current_thresholds();
-    let work = interrupt::work(n.len(), pow_products(&e)) + setup_work(n.len());
+    let work = interrupt::work(n.len(), pow_products(&e) + POW_SETUP_PRODUCTS);
     let out = interrupt::run(py, work, move |stop| {
         CoreFast::with_thresholds(&n, t).and_then(|m| m.pow_until(&b, &e, stop))
     })?;
