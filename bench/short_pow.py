@@ -23,7 +23,7 @@ from typing import Any
 
 from montlab import _native
 
-SIZES = [4096, 8192, 11584, 16384, 20127, 32768, 32769, 40960, 49152, 65536, 131072]
+SIZES = [4096, 8192, 11584, 16384, 20127, 24576, 28000, 32768, 32769, 40960, 49152, 65536, 131072]
 EXPONENTS = {"65537": 65537, "32-bit": (1 << 32) - 5, "64-bit": (1 << 64) - 59}
 NEVER = 2**63
 TABLES = {
@@ -71,13 +71,16 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path)
+    ap.add_argument(
+        "--sizes", type=lambda v: [int(x) for x in v.split(",")], default=SIZES, help="bits of N"
+    )
     args = ap.parse_args()
     rng = random.Random(args.seed)
     rows: list[dict[str, Any]] = []
     print(
         f"{'bits':>6} {'e':>8} {'word':>10} {'ntt_redc':>10} {'spectral':>10} {'ntt_r/w':>8} {'spect/w':>8}"
     )
-    for bits in SIZES:
+    for bits in args.sizes:
         for ename, e in EXPONENTS.items():
             times: dict[str, list[float]] = {k: [] for k in TABLES}
             kernels: dict[str, str] = {}
