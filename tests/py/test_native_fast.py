@@ -216,8 +216,8 @@ def test_short_exponents_run_on_ntt_redc(bits: int, rng: random.Random, table: N
 
 
 def test_one_shot_powm_at_ntt_redc_sizes(rng: random.Random) -> None:
-    """The generic table: a 2^15-bit modulus exponentiates by 65537 on ntt_redc (no spectral
-    setup)."""
+    """The generic table: a modulus of ntt_redc_pow_bits bits exponentiates by 65537 on ntt_redc
+    (no spectral setup)."""
     cut = native.thresholds()["ntt_redc_pow_bits"]
     n = random_modulus(rng, max(cut, native.thresholds()["spectral_pow_bits"]))
     m = FastModulus(n)
@@ -228,9 +228,9 @@ def test_one_shot_powm_at_ntt_redc_sizes(rng: random.Random) -> None:
 
 def test_short_exponents_just_above_a_power_of_two_stay_word_level(rng: random.Random) -> None:
     """The generic table: from ntt_redc_pow_bits to twice it (and below 2^16 bits), a modulus
-    that fills less than 0.7 of ntt_redc's transform (40960 bits: 640 of 1024 limbs) keeps short
-    exponents on the word level; long ones still build spectral; 49152 bits (fill 0.75) and up
-    run on ntt_redc."""
+    that fills less than 0.7 of ntt_redc's transform (5/4 of the cut: 20480 bits, 320 of 512
+    limbs, in the generic table) keeps short exponents on the word level; long ones still build
+    spectral; 3/2 of the cut (fill 0.75) and twice the cut plus one run on ntt_redc."""
     cut = native.thresholds()["ntt_redc_pow_bits"]
     for bits in (cut * 5 // 4, cut * 3 // 2, cut + 1, cut * 2 + 1):
         if bits < native.thresholds()["spectral_pow_bits"]:
