@@ -26,9 +26,10 @@
 //! half-length 2 and 1 levels pair the lanes of two neighbouring vectors (`vperm2f128`, and
 //! `vunpck{l,h}pd` with the twiddles permuted to match).
 //!
-//! Pointwise products ([`pointwise`]): the same values as the portable `Prime::mont_mul`
-//! (x y 2^-64 mod q, in [0, 2q)), computed as x y mod q by the product above with 1/q in place
-//! of w/q (both operands first brought below 2q), then one twiddle-style product by 2^-64 mod q.
+//! Pointwise products ([`pointwise`]): x y mod q, in [0, 2q), by the product above with 1/q in
+//! place of w/q (both operands first brought below 2q). They are plain products, without the
+//! portable `Prime::mont_mul`'s factor 2^-64: their inverse transform ([`inverse_plain`]) scales
+//! by P^-1 instead of P^-1 2^64, so the results equal the portable path's.
 //!
 //! Safety boundary: with `ifma` and `ifma_crt`, the only modules with `unsafe`. [`available`]
 //! checks the CPU at run time (cached by std); the `unsafe fn`s below are only called after it
@@ -61,22 +62,14 @@ pub(crate) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
 }
 
-/// Position-wise products with the scalar kernel's Montgomery factor: `dst = a (.) b 2^-64`, or
-/// with `c`, `dst = a (.) b 2^-64 + dst (.) c 2^-64` (the old `dst` read first), modulo q, for
-/// inputs in [0, 4q); outputs in [0, 2q): the values of [`super::prime::Prime::mont_mul`] and
-/// of its sums, as other representatives where they differ. `r_inv` = 2^-64 mod q; `a = None`
-/// multiplies `dst` in place.
+/// Plain position-wise products: `dst = a (.) b`, or with `c`, `dst = a (.) b + dst (.) c` (the
+/// old `dst` read first), modulo q, for inputs in [0, 4q); outputs in [0, 2q). Unlike
+/// [`super::prime::Prime::mont_mul`] they leave no factor 2^-64: [`inverse_plain`] is their
+/// inverse transform. `a = None` multiplies `dst` in place.
 ///
 /// # Panics
 /// If the CPU lacks AVX2 or FMA, or the slice lengths differ or are not a multiple of 4.
-pub(crate) fn pointwise(
-    dst: &mut [u64],
-    a: Option<&[u64]>,
-    b: &[u64],
-    c: Option<&[u64]>,
-    q: u64,
-    r_inv: u64,
-) {
+pub(crate) fn pointwise(dst: &mut [u64], a: Option<&[u64]>, b: &[u64], c: Option<&[u64]>, q: u64) {
     let n = dst.len();
     assert!(available() && n.is_multiple_of(4) && b.len() == n);
     assert!(a.is_none_or(|a| a.len() == n) && c.is_none_or(|c| c.len() == n));
@@ -86,12 +79,25 @@ pub(crate) fn pointwise(
     // SAFETY: the CPU features were checked; every pointer addresses n = 4k entries (shared
     // slices cannot alias the exclusive `dst`, except `a` = `d` itself, read lane-wise before
     // the store to the same lanes).
-    unsafe { pointwise_avx2(d, a, b.as_ptr(), c, n, q, r_inv) }
+    unsafe { pointwise_avx2(d, a, b.as_ptr(), c, n, q) }
+}
+
+/// Plain position-wise squares in place, `dst = dst (.) dst` modulo q, as [`pointwise`].
+///
+/// # Panics
+/// If the CPU lacks AVX2 or FMA, or the length is not a multiple of 4.
+pub(crate) fn square(dst: &mut [u64], q: u64) {
+    let n = dst.len();
+    assert!(available() && n.is_multiple_of(4));
+    let d = dst.as_mut_ptr();
+    // SAFETY: the CPU features were checked; `d` addresses n = 4k entries, read lane-wise as
+    // both factors before the store to the same lanes.
+    unsafe { pointwise_avx2(d, d, d, core::ptr::null(), n, q) }
 }
 
 /// # Safety
 /// AVX2 and FMA present; `d`, `a`, `b` (and `c` unless null) valid for `n` entries, `n` a
-/// multiple of 4; `d` may equal `a`, no other overlap.
+/// multiple of 4; `d` may equal `a` and `b`, no other overlap.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn pointwise_avx2(
     d: *mut u64,
@@ -100,53 +106,46 @@ unsafe fn pointwise_avx2(
     c: *const u64,
     n: usize,
     q: u64,
-    r_inv: u64,
 ) {
     let k = Consts::new(q as f64);
-    let r = (
-        _mm256_set1_pd(r_inv as f64),
-        _mm256_set1_pd(r_inv as f64 / q as f64),
-    );
     let q2 = _mm256_set1_pd(2.0 * q as f64);
     for off in (0..n).step_by(4) {
         // SAFETY: off + 4 <= n for every pointer (contract above).
         unsafe {
             let x = to_pd(_mm256_loadu_si256(a.add(off).cast::<__m256i>()));
             let y = to_pd(_mm256_loadu_si256(b.add(off).cast::<__m256i>()));
-            let mut v = mont(x, y, r, k, q2);
+            let mut v = mul_q(x, y, k, q2);
             if c.is_null() {
-                // [-q, q] to [0, q].
-                v = add_if_negative(v, k.q);
+                // [-2q, 2q] to [0, 2q).
+                v = sub_if_at_least(add_if_negative(v, q2), q2);
             } else {
                 let u = to_pd(_mm256_loadu_si256(
                     d.add(off).cast_const().cast::<__m256i>(),
                 ));
                 let z = to_pd(_mm256_loadu_si256(c.add(off).cast::<__m256i>()));
-                // [-2q, 2q] to [0, 2q).
-                v = _mm256_add_pd(v, mont(u, z, r, k, q2));
-                v = sub_if_at_least(add_if_negative(v, q2), q2);
+                // [-4q, 4q] to [-q/2 - 1, q/2 + 1], then to [0, q].
+                v = add_if_negative(reduce(_mm256_add_pd(v, mul_q(u, z, k, q2)), k), k.q);
             }
             _mm256_storeu_si256(d.add(off).cast::<__m256i>(), to_epi64(v));
         }
     }
 }
 
-/// x y 2^-64 mod q in [-q, q], for x, y in [0, 4q) (exact doubles); `r` is 2^-64 mod q and its
-/// r / q. Both operands are first brought below 2q, so x y < 4 q^2 < 2^101; with h = x y
-/// rounded and l = fma(x, y, -h) its exact low part, k = round(h (1/q)) is within 2 of x y / q
-/// (three roundings of relative size 2^-53 on a quotient below 2^52), so t = fma(-k, q, h) + l
-/// = x y - k q is exact, |t| <= 2q < 2^51, and one [`mulmod`] by r gives the result.
+/// x y mod q in [-2q, 2q], for x, y in [0, 4q) (exact doubles). Both operands are first
+/// brought below 2q, so x y < 4 q^2 < 2^101; with h = x y rounded and l = fma(x, y, -h) its
+/// exact low part, k = round(h (1/q)) is within 2 of x y / q (three roundings of relative size
+/// 2^-53 on a quotient below 2^52), so t = fma(-k, q, h) + l = x y - k q is exact and
+/// |t| <= 2q < 2^51.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn mont(x: __m256d, y: __m256d, r: (__m256d, __m256d), c: Consts, q2: __m256d) -> __m256d {
+fn mul_q(x: __m256d, y: __m256d, c: Consts, q2: __m256d) -> __m256d {
     let (x, y) = (sub_if_at_least(x, q2), sub_if_at_least(y, q2));
     let h = _mm256_mul_pd(x, y);
     let l = _mm256_fmsub_pd(x, y, h);
     let k = _mm256_round_pd::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_pd(
         h, c.qinv,
     ));
-    let t = _mm256_add_pd(_mm256_fnmadd_pd(k, c.q, h), l);
-    mulmod(t, r.0, r.1, c)
+    _mm256_add_pd(_mm256_fnmadd_pd(k, c.q, h), l)
 }
 
 /// Forward transform; requires [`available`] and `a.len() == t.len >= MIN_LEN`.
@@ -161,7 +160,16 @@ pub(crate) fn forward(a: &mut [u64], t: &NttTables, nega: bool) {
 pub(crate) fn inverse(a: &mut [u64], t: &NttTables, nega: bool) {
     assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zifq.len() == t.len);
     // SAFETY: as in `forward`.
-    unsafe { inverse_avx2(a, t, nega) }
+    unsafe { inverse_avx2(a, t, nega, t.scale) }
+}
+
+/// Inverse transform of [`pointwise`]'s plain products: [`inverse`] with the final factor
+/// P^-1 in place of P^-1 2^64 (equal to [`inverse`] of the Montgomery products' 2^-64 times
+/// these). Requires as [`inverse`].
+pub(crate) fn inverse_plain(a: &mut [u64], t: &NttTables, nega: bool) {
+    assert!(available() && a.len() == t.len && t.len >= MIN_LEN && t.zifq.len() == t.len);
+    // SAFETY: as in `forward`.
+    unsafe { inverse_avx2(a, t, nega, t.scale_plain) }
 }
 
 /// A prime and 1/q in every lane.
@@ -465,9 +473,9 @@ unsafe fn forward_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
 }
 
 /// # Safety
-/// As [`forward_avx2`].
+/// As [`forward_avx2`]; `scale` < q.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
+unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool, scale: u64) {
     let n = t.len;
     let qf = t.prime.q as f64;
     let c = Consts::new(qf);
@@ -485,8 +493,8 @@ unsafe fn inverse_avx2(a: &mut [u64], t: &NttTables, nega: bool) {
     }
     // The final factor, then [-q, q] -> [0, q) by masks, stored as `u64`.
     let (s, sq) = (
-        _mm256_set1_pd(t.scale as f64),
-        _mm256_set1_pd(t.scale as f64 / qf),
+        _mm256_set1_pd(scale as f64),
+        _mm256_set1_pd(scale as f64 / qf),
     );
     for i in (0..n).step_by(4) {
         let r = canonical(mulmod(_mm256_loadu_pd(p.add(i)), s, sq, c), c);
@@ -520,23 +528,23 @@ mod tests {
         }
     }
 
-    /// The pointwise products against [`super::super::prime::Prime::mont_mul`] and its sums,
-    /// equal modulo q and in [0, 2q), on random inputs and the extremes of [0, 4q), with and
-    /// without the sum, in place and not, the three primes.
+    /// The plain pointwise products against x y mod q and its sums, equal modulo q and in
+    /// [0, 2q), on random inputs and the extremes of [0, 4q), with and without the sum, in
+    /// place and not, squares, the three primes.
     #[test]
-    fn pointwise_matches_mont_mul() {
+    fn pointwise_matches_products_mod_q() {
         if !crate::mont::run_or_skip(
             available(),
             "MONTLAB_REQUIRE_AVX2",
-            "avx2::pointwise_matches_mont_mul",
+            "avx2::pointwise_matches_products_mod_q",
             "this CPU lacks AVX2 or FMA",
         ) {
             return;
         }
         let mut seed = 11;
         for &q in &super::super::prime::PRIMES {
-            let pr = super::super::prime::Prime::new(q);
             let len = 64;
+            let mulq = |x: u64, y: u64| (u128::from(x) * u128::from(y) % u128::from(q)) as u64;
             for (ca, cb, cc) in [
                 (0, 0, 0),
                 (1, 1, 1),
@@ -559,16 +567,20 @@ mod tests {
                     );
                 };
                 let mut got = vec![0; len];
-                pointwise(&mut got, Some(&a), &b, None, q, pr.r_inv());
-                let want: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| pr.mont_mul(x, y)).collect();
+                pointwise(&mut got, Some(&a), &b, None, q);
+                let want: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| mulq(x, y)).collect();
                 check(&got, &want, "product");
                 let mut got = a.clone();
-                pointwise(&mut got, None, &b, None, q, pr.r_inv());
+                pointwise(&mut got, None, &b, None, q);
                 check(&got, &want, "in place");
+                let mut got = a.clone();
+                square(&mut got, q);
+                let want2: Vec<u64> = a.iter().map(|&x| mulq(x, x)).collect();
+                check(&got, &want2, "square");
                 let mut got = d0.clone();
-                pointwise(&mut got, Some(&a), &b, Some(&c), q, pr.r_inv());
+                pointwise(&mut got, Some(&a), &b, Some(&c), q);
                 let want: Vec<u64> = (0..len)
-                    .map(|i| (pr.mont_mul(a[i], b[i]) + pr.mont_mul(d0[i], c[i])) % (2 * q))
+                    .map(|i| (mulq(a[i], b[i]) + mulq(d0[i], c[i])) % q)
                     .collect();
                 check(&got, &want, "sum");
             }
@@ -606,9 +618,19 @@ mod tests {
                         assert_eq!(reduced(&got), reduced(&want), "forward {which} {lg} {nega}");
                         let inv_in = inputs(case, q, 2 * q, t.len, &mut seed);
                         let (mut got, mut want) = (inv_in.clone(), inv_in);
+                        let plain_in = got.clone();
                         inverse(&mut got, &t, nega);
                         inverse_portable(&mut want, &t, nega);
                         assert_eq!(got, want, "inverse {which} {lg} {nega}");
+                        // The plain products' inverse: of x 2^64 (what a plain product
+                        // holds where the Montgomery one holds x), the same outputs.
+                        let r = (1u128 << 64) % u128::from(q);
+                        let mut plain: Vec<u64> = plain_in
+                            .iter()
+                            .map(|&x| (u128::from(x) * r % u128::from(q)) as u64)
+                            .collect();
+                        inverse_plain(&mut plain, &t, nega);
+                        assert_eq!(plain, want, "inverse_plain {which} {lg} {nega}");
                     }
                 }
             }

@@ -71,8 +71,8 @@ pub struct SpectralParams {
     /// Montgomery factor is 2^-52 and the inverse transforms scale by P^-1 2^52).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     vec: bool,
-    /// Whether the pointwise products run on AVX2 and FMA ([`super::avx2_len`]; the factor
-    /// stays 2^-64).
+    /// Whether the pointwise products run on AVX2 and FMA ([`super::avx2_len`]: plain
+    /// products, and the inverse transforms scale by P^-1).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
     /// Cyclic transform of N and nega-cyclic transform of N' (3 P residues each).
@@ -349,12 +349,17 @@ impl SpectralParams {
         }
     }
 
-    /// Inverse transforms after pointwise products (scaling as `vec` requires).
+    /// Inverse transforms after pointwise products (scaling as `vec` or `avx2` requires).
     fn inverse_all(&self, a: &mut [u64], nega: bool) {
         for (t, chunk) in self.tables.iter().zip(a.chunks_exact_mut(self.p)) {
             #[cfg(target_arch = "x86_64")]
             if self.vec {
                 super::ifma::inverse52(chunk, t, nega);
+                continue;
+            }
+            #[cfg(target_arch = "x86_64")]
+            if self.avx2 {
+                super::avx2::inverse_plain(chunk, t, nega);
                 continue;
             }
             inverse(chunk, t, nega);
@@ -369,8 +374,8 @@ impl SpectralParams {
         self.forward_all(n, true);
     }
 
-    /// `a = a (.) b` position-wise (Montgomery products, [0, 2q); factor 2^-64, or 2^-52
-    /// with `vec`, undone by [`Self::inverse_all`]).
+    /// `a = a (.) b` position-wise (Montgomery products, [0, 2q); factor 2^-64, 2^-52 with
+    /// `vec` or 1 with `avx2`, undone by [`Self::inverse_all`]).
     fn pointwise(&self, a: &mut [u64], b: &[u64]) {
         let p = self.p;
         for (j, (ca, cb)) in a.chunks_exact_mut(p).zip(b.chunks_exact(p)).enumerate() {
@@ -420,7 +425,7 @@ impl SpectralParams {
         }
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
-            return super::avx2::pointwise(dst, a, b, c, pr.q, pr.r_inv());
+            return super::avx2::pointwise(dst, a, b, c, pr.q);
         }
         match (a, c) {
             (None, None) => {

@@ -95,11 +95,20 @@ pub(crate) fn ifma_available() -> bool {
     }
 }
 
-/// True when length-`p` kernels run their pointwise products and Garner's digits on AVX2
-/// ([`uses_avx2`], P a multiple of 4).
+/// True when length-`p` kernels run their pointwise products, transforms and Garner's digits
+/// on AVX2 ([`uses_avx2`], P at least the AVX2 transforms' least length, a multiple of 4): the
+/// plain pointwise products need the AVX2 inverse ([`inverse_products`]).
 #[must_use]
 pub(crate) fn avx2_len(p: usize) -> bool {
-    p.is_multiple_of(4) && uses_avx2()
+    #[cfg(target_arch = "x86_64")]
+    {
+        p >= avx2::MIN_LEN && p.is_multiple_of(4) && uses_avx2()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = p;
+        false
+    }
 }
 
 /// True when length-`p` kernels run their loads, pointwise products and transforms on IFMA.
@@ -114,6 +123,38 @@ pub(crate) fn vector_len(p: usize) -> bool {
         let _ = p;
         false
     }
+}
+
+/// Position-wise products of one prime's residues for [`inverse_products`]: `dst = dst (.) b`
+/// (`b = None`: `dst (.) dst`) times 2^-64 ([`prime::Prime::mont_mul`]), or plain (x y mod q)
+/// on AVX2 ([`avx2_len`]); inputs in [0, 4q), outputs in [0, 2q).
+pub(crate) fn pointwise(pr: &prime::Prime, dst: &mut [u64], b: Option<&[u64]>) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2_len(dst.len()) {
+        return match b {
+            Some(b) => avx2::pointwise(dst, None, b, None, pr.q),
+            None => avx2::square(dst, pr.q),
+        };
+    }
+    match b {
+        Some(b) => {
+            for (x, &y) in dst.iter_mut().zip(b) {
+                *x = pr.mont_mul(*x, y);
+            }
+        }
+        None => dst.iter_mut().for_each(|x| *x = pr.mont_mul(*x, *x)),
+    }
+}
+
+/// Inverse transform of [`pointwise`]'s products, undoing their factor: the results of
+/// [`inverse`] after the Montgomery products, on every path.
+#[inline]
+pub(crate) fn inverse_products(a: &mut [u64], t: &ntt::NttTables, nega: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2_len(t.len) {
+        return avx2::inverse_plain(a, t, nega);
+    }
+    inverse(a, t, nega);
 }
 
 /// Forward transform of one prime's residues (see [`ntt::forward_portable`] for the contract).

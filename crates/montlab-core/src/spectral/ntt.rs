@@ -41,6 +41,9 @@ pub struct NttTables {
     /// P^-1 2^64 mod q and its Shoup constant: the inverse transform's final factor.
     pub(crate) scale: u64,
     pub(crate) scale_s: u64,
+    /// P^-1 mod q: the AVX2 inverse's final factor after plain (not Montgomery) pointwise
+    /// products ([`super::inverse_products`]).
+    pub(crate) scale_plain: u64,
     /// 52-bit Shoup constants floor(w 2^52 / q) of z and zi, for the IFMA path.
     pub(crate) zs52: Vec<u64>,
     pub(crate) zis52: Vec<u64>,
@@ -125,7 +128,7 @@ impl NttTables {
         debug_assert!(z.iter().zip(&zi).all(|(&w, &wi)| mul_mod(w, wi, q) == 1));
         let zs: Vec<u64> = z.iter().map(|&w| pre(w)).collect();
         let zis: Vec<u64> = zi.iter().map(|&w| pre(w)).collect();
-        let (scale, scale52) = final_factors(len, q);
+        let (scale, scale52, scale_plain) = final_factors(len, q);
         let last52 = last52(&zi, scale, scale52, q);
         // floor(w 2^52 / q) = floor(floor(w 2^64 / q) / 2^12); only IFMA CPUs read them.
         let (zs52, zis52) = if super::ifma_available() {
@@ -149,6 +152,7 @@ impl NttTables {
             zs52,
             zis52,
             scale_s: shoup_pre(scale, q),
+            scale_plain,
             prime,
             len,
             z,
@@ -175,7 +179,7 @@ impl NttTables {
         let q = self.prime.q;
         let cut = |v: &Vec<u64>| v.get(..len).map_or_else(Vec::new, <[u64]>::to_vec);
         let cutf = |v: &Vec<f64>| v.get(..len).map_or_else(Vec::new, <[f64]>::to_vec);
-        let (scale, scale52) = final_factors(len, q);
+        let (scale, scale52, scale_plain) = final_factors(len, q);
         Self {
             prime: self.prime.clone(),
             len,
@@ -185,6 +189,7 @@ impl NttTables {
             zis: cut(&self.zis),
             scale,
             scale_s: shoup_pre(scale, q),
+            scale_plain,
             zs52: cut(&self.zs52),
             zis52: cut(&self.zis52),
             last52: last52(&self.zi, scale, scale52, q),
@@ -194,12 +199,13 @@ impl NttTables {
     }
 }
 
-/// P^-1 2^64 and P^-1 2^52 mod q: the inverse transform's final factors.
-fn final_factors(len: usize, q: u64) -> (u64, u64) {
+/// P^-1 2^64, P^-1 2^52 and P^-1 mod q: the inverse transform's final factors.
+fn final_factors(len: usize, q: u64) -> (u64, u64, u64) {
     let inv = inv_mod(len as u64 % q, q);
     (
         mul_mod(inv, pow_mod(2, 64, q), q),
         mul_mod(inv, pow_mod(2, 52, q), q),
+        inv,
     )
 }
 
@@ -364,8 +370,8 @@ mod tests {
                     "prime {which} len {len}"
                 );
                 assert_eq!(
-                    (a.len, a.scale, a.scale_s, a.last52),
-                    (b.len, b.scale, b.scale_s, b.last52)
+                    (a.len, a.scale, a.scale_s, a.scale_plain, a.last52),
+                    (b.len, b.scale, b.scale_s, b.scale_plain, b.last52)
                 );
             }
         }

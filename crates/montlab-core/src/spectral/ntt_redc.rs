@@ -40,7 +40,7 @@ use rayon::prelude::*;
 use super::crt::{add_small, sub_small, Crt};
 use super::kernel::canonical;
 use super::ntt::NttTables;
-use super::{forward, inverse};
+use super::{forward, inverse_products, pointwise};
 use crate::bigarith;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
@@ -314,15 +314,11 @@ impl NttRedcParams {
         }
         match right {
             Right::Keep => return,
-            Right::Square => out.iter_mut().for_each(|x| *x = pr.mont_mul(*x, *x)),
-            Right::By(b) => {
-                for (x, &y) in out.iter_mut().zip(b) {
-                    *x = pr.mont_mul(*x, y);
-                }
-            }
+            Right::Square => pointwise(pr, out, None),
+            Right::By(b) => pointwise(pr, out, Some(b)),
         }
-        // Montgomery products leave 2^-64; the inverse's P^-1 2^64 undoes it.
-        inverse(out, t, nega);
+        // The products' factor (2^-64, or 1 on AVX2) is undone by their inverse transform.
+        inverse_products(out, t, nega);
     }
 
     /// Runs the slices of the cyclic half into `cyc` and, with `nega`, of the nega-cyclic

@@ -53,13 +53,6 @@ impl Prime {
         x.wrapping_sub(qhat.wrapping_mul(self.q))
     }
 
-    /// 2^-64 mod q in [0, q): the factor [`Prime::mont_mul`] leaves (its product of 1 and 1),
-    /// for products computed otherwise.
-    #[inline]
-    pub(crate) fn r_inv(&self) -> u64 {
-        csub(self.mont_mul(1, 1), self.q)
-    }
-
     /// Montgomery product `a b 2^-64 mod q` in [0, 2q), for `a, b < 4q`.
     ///
     /// With a b < 16 q^2 the REDC sum is below 16 q^2 + 2^64 q, and 16 q < 2^54, so the

@@ -12,9 +12,10 @@
 //! The twiddle tables of each length up to 2^17 are built once per process and kept; longer
 //! ones are copied out of the longest built so far ([`NttTables::prefix`]), which is kept.
 //!
-//! The transforms and the read-out run on the kernel's dispatch ([`super::forward`],
-//! [`super::inverse`], [`Crt::collect_cyc`]): IFMA or AVX2 where the CPU has them, the
-//! portable loops elsewhere. The pointwise products stay scalar.
+//! The transforms, the pointwise products and the read-out run on the kernels' dispatch
+//! ([`super::forward`], [`super::pointwise`], [`super::inverse_products`], [`Crt::collect_cyc`]):
+//! IFMA (the pointwise products excepted) or AVX2 where the CPU has them, the portable loops
+//! elsewhere.
 //!
 //! Left out: truncated transforms for unbalanced operands, and constant time.
 
@@ -25,7 +26,7 @@ use rayon::prelude::*;
 
 use super::crt::Crt;
 use super::ntt::NttTables;
-use super::{forward, inverse};
+use super::{forward, inverse_products, pointwise};
 
 /// The longest product (limbs): the primes' 2^22 | q - 1 allows cyclic length 2^21.
 pub const MAX_PRODUCT_LIMBS: usize = 1 << 21;
@@ -122,20 +123,12 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
     let per_prime = |(j, ca): (usize, &mut [u64]), cb: Option<&mut [u64]>| {
         let tj = &t[j];
         transform(ca, a, tj);
-        match cb {
-            Some(cb) => {
-                transform(cb, b, tj);
-                for (x, &y) in ca.iter_mut().zip(cb.iter()) {
-                    *x = tj.prime.mont_mul(*x, y);
-                }
-            }
-            None => {
-                for x in ca.iter_mut() {
-                    *x = tj.prime.mont_mul(*x, *x);
-                }
-            }
-        }
-        inverse(ca, tj, false);
+        let cb = cb.map(|cb| {
+            transform(cb, b, tj);
+            &*cb
+        });
+        pointwise(&tj.prime, ca, cb);
+        inverse_products(ca, tj, false);
     };
     if len < PARALLEL_LEN {
         for (j, ca) in fa.chunks_mut(len).enumerate() {
