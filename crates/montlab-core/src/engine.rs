@@ -106,11 +106,10 @@ pub const SHORT_POW_BITS: u64 = 64;
 
 /// Least fill (limbs of N over `ntt_redc`'s transform length, a fraction) at which a short
 /// exponentiation below twice `ntt_redc_pow_bits` runs on `ntt_redc`. Just above a power of two
-/// the transform is half empty: one-shot calls with up to 64 exponent bits then run 1.4–2.7
-/// times faster on the word level (32769 and 40960 bits, fill 0.50 and 0.63), and are mixed at
-/// 49152 bits (fill 0.75: `ntt_redc` takes 0.82–1.76 times the word level's time;
-/// `bench/short_pow.py`, `docs/short-pow.json`, MULX/ADX rows). Long
-/// exponentiations amortize the transforms and are not affected.
+/// the transform is half empty: at 20127 bits (fill 0.62) one-shot calls with 17 to 64
+/// exponent bits take 1.04–1.43 times the word level's time on `ntt_redc`, at 24576 bits (fill
+/// 0.75) 0.72–0.87 (`bench/short_pow.py`, `docs/short-pow-avx2.json`, MULX/ADX rows and AVX2
+/// transforms). Long exponentiations amortize the transforms and are not affected.
 pub const NTT_REDC_MIN_FILL: (usize, usize) = (7, 10);
 
 /// The sizes [`NTT_REDC_MIN_FILL`] was measured on end here (2^16 bits, no IFMA); larger moduli
@@ -434,7 +433,7 @@ impl FastModulus {
             None => {
                 let spent = self.short_bits.load(Ordering::Relaxed);
                 if spent.saturating_add(exp_bits) <= SHORT_POW_BITS {
-                    self.short_exp_kernel()
+                    self.short_kernel()
                 } else {
                     Kernel::Spectral
                 }
@@ -442,31 +441,23 @@ impl FastModulus {
         }
     }
 
-    /// The kernel of an exponentiation without `spectral`: `ntt_redc` from `ntt_redc_pow_bits` (it
-    /// takes every odd N up to [`MAX_BITS`]), the word level below.
+    /// The kernel of an exponentiation without `spectral` (a short one, or any on a modulus
+    /// that shares a factor with 2^l + 1): `ntt_redc` from `ntt_redc_pow_bits` (it takes every
+    /// odd N up to [`MAX_BITS`]), the word level below; and below twice `ntt_redc_pow_bits` and
+    /// below [`NTT_REDC_FILL_MAX_BITS`], a modulus that would fill less than
+    /// [`NTT_REDC_MIN_FILL`] of `ntt_redc`'s transform stays on the word level.
     fn short_kernel(&self) -> Kernel {
-        if self.bits() >= self.thresholds.ntt_redc_pow_bits {
+        let (t, bits) = (self.thresholds.ntt_redc_pow_bits, self.bits());
+        let s = self.modulus.limbs();
+        let (fill_num, fill_den) = NTT_REDC_MIN_FILL;
+        let sparse = bits < t.saturating_mul(2)
+            && bits < NTT_REDC_FILL_MAX_BITS
+            && s * fill_den < fill_num * ntt_redc::transform_len_for(s);
+        if bits >= t && !sparse {
             Kernel::NttRedc
         } else {
             Kernel::Word
         }
-    }
-
-    /// The kernel of a short exponentiation (within [`SHORT_POW_BITS`]): [`Self::short_kernel`],
-    /// except that below twice `ntt_redc_pow_bits` and below [`NTT_REDC_FILL_MAX_BITS`], a
-    /// modulus that would fill less than [`NTT_REDC_MIN_FILL`] of `ntt_redc`'s transform stays on
-    /// the word level.
-    fn short_exp_kernel(&self) -> Kernel {
-        let (t, bits) = (self.thresholds.ntt_redc_pow_bits, self.bits());
-        let s = self.modulus.limbs();
-        let (fill_num, fill_den) = NTT_REDC_MIN_FILL;
-        if bits < t.saturating_mul(2)
-            && bits < NTT_REDC_FILL_MAX_BITS
-            && s * fill_den < fill_num * ntt_redc::transform_len_for(s)
-        {
-            return Kernel::Word;
-        }
-        self.short_kernel()
     }
 
     /// The kernel this exponentiation runs on ([`FastModulus::pow_kernel_for`]): reserves its
@@ -488,7 +479,7 @@ impl FastModulus {
                 })
                 .is_ok();
             if reserved {
-                return self.short_exp_kernel();
+                return self.short_kernel();
             }
         }
         self.pow_kernel()
