@@ -86,9 +86,13 @@ pub struct NttRedcParams {
     n_cyc: Vec<u64>,
     np_cyc: Vec<u64>,
     np_nega: Vec<u64>,
-    /// R^2 mod N, prepared; R mod N as `s` limbs, built on first use (an exponentiation reads
-    /// it only for a zero exponent, which returns before).
-    r2: NttRedcElem,
+    /// R^2 mod N, prepared, built by the second conversion into the Montgomery domain (the
+    /// first divides instead, for the same cost: a one-shot exponentiation converts once).
+    r2: OnceLock<NttRedcElem>,
+    /// Set by the first conversion into the Montgomery domain.
+    converted: OnceLock<()>,
+    /// R mod N as `s` limbs, built on first use (an exponentiation reads it only for a zero
+    /// exponent, which returns before).
     r_mod_n: OnceLock<Vec<Limb>>,
 }
 
@@ -181,8 +185,8 @@ impl NttRedcParams {
     /// Precomputes the kernel for `modulus`: transform length P, the least power of two
     /// (at least 2) with 64 P >= bitlen(N). `None` above 2^25 bits ([`MAX_LEN`]).
     ///
-    /// Cost: N' by Newton-Hensel lifting, R^2 mod N by one reciprocal ([`bigarith::pow2_rem`],
-    /// Newton from 2^17 bits), and 5 transforms.
+    /// Cost: N' by Newton-Hensel lifting and 3 transforms; R^2 mod N (one reciprocal,
+    /// [`bigarith::pow2_rem`], Newton from 2^17 bits) is built on demand.
     #[must_use]
     pub fn new(modulus: &OddModulus) -> Option<Self> {
         let s = modulus.limbs();
@@ -200,8 +204,6 @@ impl NttRedcParams {
         let mut neg = vec![0; p];
         limb::sub_assign(&mut neg, &np);
         np = neg;
-        let mut r2 = bigarith::pow2_rem(128 * p as u64, &bigarith::from_limbs(&n)).to_u64_digits();
-        r2.resize(p, 0);
 
         let tables = super::product::tables(p);
         let mut params = Self {
@@ -213,11 +215,8 @@ impl NttRedcParams {
             n_cyc: vec![0; 3 * p],
             np_cyc: vec![0; 3 * p],
             np_nega: vec![0; 3 * p],
-            r2: NttRedcElem {
-                limbs: r2,
-                cyc: Vec::new(),
-                nega: Vec::new(),
-            },
+            r2: OnceLock::new(),
+            converted: OnceLock::new(),
             r_mod_n: OnceLock::new(),
         };
         let (mut n_cyc, mut np_cyc, mut np_nega) = (vec![0; 3 * p], vec![0; 3 * p], vec![0; 3 * p]);
@@ -230,9 +229,6 @@ impl NttRedcParams {
         );
         params.spectra(&np, &mut np_cyc, &mut np_nega);
         (params.n_cyc, params.np_cyc, params.np_nega) = (n_cyc, np_cyc, np_nega);
-        let mut r2 = params.r2.clone();
-        params.prepare_elem(&mut r2);
-        params.r2 = r2;
         Some(params)
     }
 
@@ -240,6 +236,21 @@ impl NttRedcParams {
     #[must_use]
     pub fn modulus(&self) -> &[Limb] {
         &self.n_pad[..self.s]
+    }
+
+    /// N as a big integer.
+    fn n_big(&self) -> num_bigint::BigUint {
+        bigarith::from_limbs(self.modulus())
+    }
+
+    /// R^2 mod N, prepared (built on first use).
+    fn r2(&self) -> &NttRedcElem {
+        self.r2.get_or_init(|| {
+            let r2 = bigarith::pow2_rem(128 * self.p as u64, &self.n_big()).to_u64_digits();
+            let mut r2 = self.wrap(&r2);
+            self.prepare_elem(&mut r2);
+            r2
+        })
     }
 
     /// Transform length P.
@@ -527,14 +538,19 @@ impl MontKernel for NttRedcParams {
     fn one(&self) -> NttRedcElem {
         let r = self
             .r_mod_n
-            .get_or_init(|| self.from_mont(&self.r2, &mut self.scratch()));
+            .get_or_init(|| bigarith::pow2_rem(64 * self.p as u64, &self.n_big()).to_u64_digits());
         self.wrap(r)
     }
 
     fn to_mont(&self, x: &[Limb], sc: &mut NttRedcScratch) -> NttRedcElem {
+        if self.r2.get().is_none() && self.converted.set(()).is_ok() {
+            // The first conversion: x R mod N by one division, as dear as building R^2 mod N.
+            let xr = bigarith::from_limbs(x) << (64 * self.p);
+            return self.wrap(&bigarith::div_rem(&xr, &self.n_big()).1.to_u64_digits());
+        }
         let x = self.wrap(x);
         let mut out = x.clone();
-        self.mont_core(&x, Some(&self.r2), &mut out.limbs, sc, None);
+        self.mont_core(&x, Some(self.r2()), &mut out.limbs, sc, None);
         out
     }
 
@@ -645,6 +661,13 @@ mod tests {
                 "pow"
             );
         }
+        // The first to_mont divided, the later ones (the pow's too) multiplied by R^2 mod N:
+        // both were checked.
+        assert_eq!(
+            k.r2.get().is_some(),
+            !xs.is_empty(),
+            "R^2 mod N built by the second"
+        );
     }
 
     #[test]
