@@ -44,7 +44,9 @@ pub fn mod_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
 ///
 /// Newton-Hensel lifting (Brent-Zimmermann, "Modern Computer Arithmetic", Sec. 2.4): from
 /// x = a^-1 mod 2^(64 k), a x = 1 + h 2^(64 k) gives x' = x - x h 2^(64 k) mod 2^(128 k), so
-/// each doubling costs two products of the current size and the whole O(M(64 w)).
+/// each doubling costs two products of the current size and the whole O(M(64 w)). Up to
+/// [`LOW_ROWS_MAX`] limbs both products are low halves on `addmul_1` rows ([`mul_low`]: a x
+/// only below 2^(64 k2), x h only below 2^(64 (k2 - k))); above, full NTT products.
 ///
 /// # Panics
 /// If `a` is even or empty, or `w == 0`.
@@ -64,22 +66,52 @@ pub fn inverse_mod_pow2(a: &[u64], w: usize) -> Vec<u64> {
     while x.len() < w {
         let k = x.len();
         let k2 = (2 * k).min(w);
-        let trunc = |v: &[u64], n: usize| crate::bigarith::from_limbs(&v[..v.len().min(n)]);
-        let ax = crate::bigarith::mul(&trunc(a, k2), &trunc(&x, k)).to_u64_digits();
-        debug_assert!(ax.first() == Some(&1) && ax.iter().take(k).skip(1).all(|&l| l == 0));
-        let h: Vec<u64> = (k..k2).map(|i| ax.get(i).copied().unwrap_or(0)).collect();
-        let xh =
-            crate::bigarith::mul(&trunc(&x, k), &crate::bigarith::from_limbs(&h)).to_u64_digits();
+        let low = |u: &[u64], v: &[u64], n: usize| -> Vec<u64> {
+            if n <= LOW_ROWS_MAX {
+                return mul_low(u, v, n);
+            }
+            let trunc = |v: &[u64]| crate::bigarith::from_limbs(&v[..v.len().min(n)]);
+            let mut p = crate::bigarith::mul(&trunc(u), &trunc(v)).to_u64_digits();
+            p.resize(n, 0);
+            p
+        };
+        let ax = low(a, &x, k2);
+        debug_assert!(ax[0] == 1 && ax[1..k].iter().all(|&l| l == 0));
+        let xh = low(&x, &ax[k..], k2 - k);
         // The new limbs k..k2: -(x h) mod 2^(64 (k2 - k)).
         let mut borrow = false;
-        for i in 0..k2 - k {
-            let (d, b1) = 0u64.overflowing_sub(xh.get(i).copied().unwrap_or(0));
+        for &v in &xh {
+            let (d, b1) = 0u64.overflowing_sub(v);
             let (d, b2) = d.overflowing_sub(u64::from(borrow));
             x.push(d);
             borrow = b1 || b2;
         }
     }
     x
+}
+
+/// Low products of at most this many limbs run on rows in [`inverse_mod_pow2`]; longer ones
+/// on the NTT (whole products). With it a 256-limb inverse (a 16384-bit `ntt_redc` setup) took
+/// 33-36 us against 91 us with whole products only (num-bigint's below 512 limbs), 121-127
+/// against 187 us at 512 limbs (MULX/ADX rows, AMD EPYC Zen 3).
+const LOW_ROWS_MAX: usize = 256;
+
+/// The low `n` limbs of u v (missing limbs are 0), by rows `r[j..n] += v_j u[..n - j]` on
+/// the MULX/ADX `addmul_1` where the CPU has it, else the portable row; the carries past
+/// limb n are dropped.
+fn mul_low(u: &[u64], v: &[u64], n: usize) -> Vec<u64> {
+    let mut u = u[..u.len().min(n)].to_vec();
+    u.resize(n, 0);
+    let mut r = vec![0u64; n];
+    let adx = crate::mont::adx::Adx::for_limbs(n);
+    for (j, &vj) in v.iter().enumerate().take(n) {
+        let (row, src) = (&mut r[j..], &u[..n - j]);
+        match adx {
+            Some(adx) => adx.addmul_1(row, src, vj),
+            None => crate::mont::sqr::addmul_1(row, src, vj),
+        };
+    }
+    r
 }
 
 /// The half-gcd recursion (any size; [`mod_inverse`] uses it above [`HGCD_MIN_BITS`]).
@@ -361,7 +393,7 @@ mod tests {
     #[test]
     fn inverses_modulo_powers_of_two() {
         let mut next = crate::bigarith::tests::rng(0x2ad1_c0de);
-        for w in [1usize, 2, 3, 5, 8, 100, 2500] {
+        for w in [1usize, 2, 3, 5, 8, 9, 100, 256, 257, 2500] {
             let mut a: Vec<u64> = (0..w + 3).map(|_| next()).collect();
             a[0] |= 1;
             for a in [a.clone(), vec![1], vec![u64::MAX; w], vec![3]] {
