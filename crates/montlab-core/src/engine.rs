@@ -27,7 +27,7 @@
 //!
 //! Per-modulus precomputation is built on first use and then shared by all threads (word
 //! constants need O(s^2 64) limb operations, `spectral` a modular inverse and 3 transforms,
-//! `ntt_redc` a 2-adic inverse, a reciprocal and 5 transforms).
+//! `ntt_redc` a 2-adic inverse and 3 transforms, then R^2 mod N on its second conversion).
 //! Batch calls check every operand first, then run on rayon's pool; results come back in
 //! input order. Variable time except [`FastModulus::pow_sec`].
 
@@ -104,12 +104,13 @@ pub const SPECTRAL_MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u6
 /// `spectral` is still built past this budget.
 pub const SHORT_POW_BITS: u64 = 64;
 
-/// Least fill (limbs of N over `ntt_redc`'s transform length, a fraction) at which a short
-/// exponentiation below twice `ntt_redc_pow_bits` runs on `ntt_redc`. Just above a power of two
+/// Least fill (limbs of N over `ntt_redc`'s transform length, a fraction) at which an
+/// exponentiation without `spectral` (a short one, or any on a modulus that shares a factor
+/// with 2^l + 1) below twice `ntt_redc_pow_bits` runs on `ntt_redc`. Just above a power of two
 /// the transform is half empty: at 20127 bits (fill 0.62) one-shot calls with 17 to 64
 /// exponent bits take 1.04–1.43 times the word level's time on `ntt_redc`, at 24576 bits (fill
 /// 0.75) 0.72–0.87 (`bench/short_pow.py`, `docs/short-pow-avx2.json`, MULX/ADX rows and AVX2
-/// transforms). Long exponentiations amortize the transforms and are not affected.
+/// transforms). Long exponentiations on `spectral` are not affected.
 pub const NTT_REDC_MIN_FILL: (usize, usize) = (7, 10);
 
 /// The sizes [`NTT_REDC_MIN_FILL`] was measured on end here (2^16 bits, no IFMA); larger moduli
@@ -401,7 +402,8 @@ impl FastModulus {
     }
 
     /// The kernel `pow` and `pow_many` run on for long exponents (`spectral` built if needed;
-    /// a modulus that shares a factor with 2^l + 1 runs `ntt_redc` from `ntt_redc_pow_bits`).
+    /// a modulus that shares a factor with 2^l + 1 runs `ntt_redc` from `ntt_redc_pow_bits`,
+    /// under the fill rule of [`NTT_REDC_MIN_FILL`]).
     pub fn pow_kernel(&self) -> Kernel {
         if self.ntt_redc_only() {
             return Kernel::NttRedc;

@@ -153,10 +153,17 @@ pub(crate) fn pow_products(e: &[u64]) -> u128 {
     u128::from(bits + (1 << (k - 1)) + bits / u64::from(k + 1) + 2)
 }
 
-/// Products' worth of the setup a one-shot exponentiation builds on its first call: the word
-/// level's division, or `ntt_redc`'s inverse, reciprocal and transforms (a long exponent's
-/// spectral setup, about `limbs` products, is small beside its 64 `limbs` squarings).
-pub(crate) const POW_SETUP_PRODUCTS: u128 = 32;
+/// Products' worth of the setup a one-shot exponentiation by `e` builds on its first call: up
+/// to [`montlab_core::engine::SHORT_POW_BITS`] exponent bits the word level's division or
+/// `ntt_redc`'s inverse, division and transforms (32), beyond them the spectral setup's
+/// modular inverse (about `limbs`).
+pub(crate) fn pow_setup_products(limbs: usize, e: &[u64]) -> u128 {
+    if 64 * e.len() as u64 <= montlab_core::engine::SHORT_POW_BITS {
+        32
+    } else {
+        limbs as u128
+    }
+}
 
 /// Estimated work of a per-modulus setup on `limbs` limbs: about `limbs` products.
 pub(crate) fn setup_work(limbs: usize) -> u128 {
@@ -504,7 +511,8 @@ impl FastModulus {
     ) -> Result<Bound<'py, PyInt>, Error> {
         let s = self.inner.modulus().len();
         let (b, e) = (fast_operand(base, s, "base")?, exponent_limbs(&exp)?);
-        let work = interrupt::work(s, pow_products(&e));
+        // The kernel's setup may be built by this call.
+        let work = interrupt::work(s, pow_products(&e) + pow_setup_products(s, &e));
         let m = Arc::clone(&self.inner);
         let out = interrupt::run(py, work, move |stop| m.pow_until(&b, &e, stop))?;
         Ok(convert::int_of(py, &out)?)
@@ -636,7 +644,7 @@ fn powm<'py>(
         }
     };
     let t = current_thresholds();
-    let work = interrupt::work(n.len(), pow_products(&e) + POW_SETUP_PRODUCTS);
+    let work = interrupt::work(n.len(), pow_products(&e) + pow_setup_products(n.len(), &e));
     let out = interrupt::run(py, work, move |stop| {
         CoreFast::with_thresholds(&n, t).and_then(|m| m.pow_until(&b, &e, stop))
     })?;

@@ -18,8 +18,8 @@
 //! ACM TOMS 43(1), 2016, sec. 3; FLINT's `fft_small` uses the same products). A sum is brought
 //! back below q/2 + 1 by x - round(x / q) q. Forward (Cooley-Tukey): u = reduce(x), r = y w,
 //! (u + r, u - r), all below 1.6q. Inverse (Gentleman-Sande): (reduce(u + v), (u - v) w) below q;
-//! the final factor P^-1 2^64 is one more product, then a masked add and subtract of q give
-//! [0, q). Rounding is to nearest even, and no value is subnormal, so the timing does not
+//! the final factor (P^-1 2^64, or P^-1 after plain pointwise products) is one more product,
+//! then a masked add and subtract of q give [0, q). Rounding is to nearest even, and no value is subnormal, so the timing does not
 //! depend on the values: no branch or index does either (`pow_sec` runs these loops).
 //!
 //! Layout: levels with half-length >= 4 run on whole vectors with one twiddle per block; the
@@ -179,7 +179,8 @@ pub(super) struct Consts {
     qinv: __m256d,
 }
 
-/// x - round(x / q) q, for |x| < 2^51: below q/2 + 1 in magnitude.
+/// x - round(x / q) q, for integers |x| < 2^52 (so |x / q| < 2^3 and the quotient's rounding
+/// error is about 2^-50): below q/2 + 1 in magnitude, exact.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn reduce(x: __m256d, c: Consts) -> __m256d {

@@ -374,8 +374,8 @@ impl SpectralParams {
         self.forward_all(n, true);
     }
 
-    /// `a = a (.) b` position-wise (Montgomery products, [0, 2q); factor 2^-64, 2^-52 with
-    /// `vec` or 1 with `avx2`, undone by [`Self::inverse_all`]).
+    /// `a = a (.) b` position-wise, in [0, 2q): Montgomery products (factor 2^-64, or 2^-52
+    /// with `vec`) or plain ones with `avx2`, the factor undone by [`Self::inverse_all`].
     fn pointwise(&self, a: &mut [u64], b: &[u64]) {
         let p = self.p;
         for (j, (ca, cb)) in a.chunks_exact_mut(p).zip(b.chunks_exact(p)).enumerate() {

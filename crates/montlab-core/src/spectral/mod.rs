@@ -125,12 +125,15 @@ pub(crate) fn vector_len(p: usize) -> bool {
     }
 }
 
-/// Position-wise products of one prime's residues for [`inverse_products`]: `dst = dst (.) b`
-/// (`b = None`: `dst (.) dst`) times 2^-64 ([`prime::Prime::mont_mul`]), or plain (x y mod q)
-/// on AVX2 ([`avx2_len`]); inputs in [0, 4q), outputs in [0, 2q).
-pub(crate) fn pointwise(pr: &prime::Prime, dst: &mut [u64], b: Option<&[u64]>) {
+/// Position-wise products of one prime's residues (its tables `t`, `t.len` entries) for
+/// [`inverse_products`]: `dst = dst (.) b` (`b = None`: `dst (.) dst`) times 2^-64
+/// ([`prime::Prime::mont_mul`]), or plain (x y mod q) on AVX2 ([`avx2_len`]); inputs in
+/// [0, 4q), outputs in [0, 2q).
+pub(crate) fn pointwise(t: &ntt::NttTables, dst: &mut [u64], b: Option<&[u64]>) {
+    assert!(dst.len() == t.len && b.is_none_or(|b| b.len() == t.len));
+    let pr = &t.prime;
     #[cfg(target_arch = "x86_64")]
-    if avx2_len(dst.len()) {
+    if avx2_len(t.len) {
         return match b {
             Some(b) => avx2::pointwise(dst, None, b, None, pr.q),
             None => avx2::square(dst, pr.q),

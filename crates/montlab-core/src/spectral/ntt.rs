@@ -43,6 +43,7 @@ pub struct NttTables {
     pub(crate) scale_s: u64,
     /// P^-1 mod q: the AVX2 inverse's final factor after plain (not Montgomery) pointwise
     /// products ([`super::inverse_products`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) scale_plain: u64,
     /// 52-bit Shoup constants floor(w 2^52 / q) of z and zi, for the IFMA path.
     pub(crate) zs52: Vec<u64>,

@@ -127,7 +127,7 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
             transform(cb, b, tj);
             &*cb
         });
-        pointwise(&tj.prime, ca, cb);
+        pointwise(tj, ca, cb);
         inverse_products(ca, tj, false);
     };
     if len < PARALLEL_LEN {
