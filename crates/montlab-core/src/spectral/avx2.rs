@@ -19,8 +19,9 @@
 //! back below q/2 + 1 by x - round(x / q) q. Forward (Cooley-Tukey): u = reduce(x), r = y w,
 //! (u + r, u - r), all below 1.6q. Inverse (Gentleman-Sande): (reduce(u + v), (u - v) w) below q;
 //! the final factor (P^-1 2^64, or P^-1 after plain pointwise products) is one more product,
-//! then a masked add and subtract of q give [0, q). Rounding is to nearest even, and no value is subnormal, so the timing does not
-//! depend on the values: no branch or index does either (`pow_sec` runs these loops).
+//! then a masked add and subtract of q give [0, q). Rounding is to nearest even, and no value
+//! is subnormal, so the timing does not depend on the values: no branch or index does either
+//! (`pow_sec` runs these loops).
 //!
 //! Layout: levels with half-length >= 4 run on whole vectors with one twiddle per block; the
 //! half-length 2 and 1 levels pair the lanes of two neighbouring vectors (`vperm2f128`, and

@@ -46,7 +46,7 @@ use num_bigint::BigUint;
 use super::crt::Crt;
 use super::ntt::NttTables;
 use super::prime::csub;
-use super::{forward, inverse, vector_len};
+use super::{forward, vector_len};
 use crate::bigarith;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
@@ -349,7 +349,8 @@ impl SpectralParams {
         }
     }
 
-    /// Inverse transforms after pointwise products (scaling as `vec` or `avx2` requires).
+    /// Inverse transforms after pointwise products (scaling as `vec` requires, else as
+    /// [`super::inverse_products`], which pairs with `avx2`).
     fn inverse_all(&self, a: &mut [u64], nega: bool) {
         for (t, chunk) in self.tables.iter().zip(a.chunks_exact_mut(self.p)) {
             #[cfg(target_arch = "x86_64")]
@@ -357,12 +358,7 @@ impl SpectralParams {
                 super::ifma::inverse52(chunk, t, nega);
                 continue;
             }
-            #[cfg(target_arch = "x86_64")]
-            if self.avx2 {
-                super::avx2::inverse_plain(chunk, t, nega);
-                continue;
-            }
-            inverse(chunk, t, nega);
+            super::inverse_products(chunk, t, nega);
         }
     }
 
@@ -418,21 +414,16 @@ impl SpectralParams {
         b: &[u64],
         c: Option<&[u64]>,
     ) {
-        let pr = &self.tables[j].prime;
+        let t = &self.tables[j];
+        let pr = &t.prime;
         #[cfg(target_arch = "x86_64")]
         if self.vec {
             return super::ifma::pointwise(dst, a, b, c, pr.q);
         }
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            return super::avx2::pointwise(dst, a, b, c, pr.q);
-        }
         match (a, c) {
-            (None, None) => {
-                for (x, &y) in dst.iter_mut().zip(b) {
-                    *x = pr.mont_mul(*x, y);
-                }
-            }
+            (None, None) => super::pointwise(t, dst, Some(b)),
+            #[cfg(target_arch = "x86_64")]
+            (a, c) if self.avx2 => super::avx2::pointwise(dst, a, b, c, pr.q),
             (Some(a), None) => {
                 for ((o, &x), &y) in dst.iter_mut().zip(a).zip(b) {
                     *o = pr.mont_mul(x, y);

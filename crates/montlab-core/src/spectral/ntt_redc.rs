@@ -91,8 +91,8 @@ pub struct NttRedcParams {
     r2: OnceLock<NttRedcElem>,
     /// Set by the first conversion into the Montgomery domain.
     converted: OnceLock<()>,
-    /// R mod N as at most `s` limbs, built on first use (an exponentiation reads it only for a zero
-    /// exponent, which returns before).
+    /// R mod N as at most `s` limbs, built on first use (an exponentiation reads it only for a
+    /// zero exponent, which returns before).
     r_mod_n: OnceLock<Vec<Limb>>,
 }
 
