@@ -7,6 +7,8 @@ size); the kernel call alone is timed, in Rust. Records the verdicts and the |t|
 (every 5 % of the samples), and plots |t| against the sample count.
 
     .venv/bin/python bench/dudect.py --sizes 1024,2048 --samples 100000 --json docs/dudect.json
+
+``--kernels cios_pow_sec,amm_pow_sec`` adds the IFMA kernel (a CPU with AVX-512 IFMA).
 """
 
 from __future__ import annotations
@@ -70,6 +72,12 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=100_000)
     ap.add_argument("--control-samples", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--kernels",
+        type=lambda s: s.split(","),
+        default=["cios_pow_sec"],
+        help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA)",
+    )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     from montlab.provenance import git_commit
@@ -79,7 +87,8 @@ def main() -> None:
     results = []
     for bits in args.sizes:
         results.append(run(binary, "vartime", bits, args.control_samples, args.seed))
-        results.append(run(binary, "cios_pow_sec", bits, args.samples, args.seed))
+        for kernel in args.kernels:
+            results.append(run(binary, kernel, bits, args.samples, args.seed))
     for r in results:
         verdict = "LEAK" if r["max_abs_t"] > 4.5 else "no evidence of a leak"
         print(

@@ -175,8 +175,9 @@ class FastModulus:
         product, then a Barrett reduction) or "montgomery" (two Montgomery products)."""
     @property
     def pow_sec_kernel(self) -> str:
-        """Registry id of the kernel of pow_sec: "cios", or "spectral" from the table's
-        spectral_sec_bits (N with a spectral kernel, portable loops). Builds nothing."""
+        """Registry id of the kernel of pow_sec: "amm" (AVX-512 IFMA, 513 bits and up), "cios",
+        or "spectral" from the table's spectral_sec_bits (N with a spectral kernel, without
+        IFMA). Builds nothing."""
     @property
     def pow_kernel(self) -> str:
         """Registry id of the kernel of pow and pow_many for long exponents: "amm", "cios",

@@ -420,7 +420,7 @@ def _measure_size(
         # The engine keeps pow_sec on the word level whatever the table says (IFMA).
         live.discard("sec")
         report.kept[KEYS["sec"]] = (NEVER, "the engine never runs pow_sec spectral here (IFMA)")
-    if word.pow_sec_kernel != "cios":
+    if word.pow_sec_kernel not in ("amm", "cios"):
         raise MontlabError(f"{bits} bits: could not force pow_sec onto the word level")
     fresh_word = lambda: forced.make(case.n, spectral=False)  # noqa: E731
     fresh_spec = lambda: forced.make(case.n, spectral=True)  # noqa: E731

@@ -19,7 +19,8 @@
 //! When the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and
 //! `pow_many` run on the radix-2^52 IFMA kernel ([`crate::mont::amm`]) instead of `cios` +
 //! `sqr` for N in [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in
-//! [`IFMA_MUL_BITS`] (both up to [`amm::MAX_BITS`]); `pow_sec` stays on `cios` + `sqr`.
+//! [`IFMA_MUL_BITS`] (both up to [`amm::MAX_BITS`]); so does `pow_sec` (its fixed window on
+//! the IFMA kernel, constant time too) for N in [`IFMA_POW_BITS`].
 //!
 //! Above [`SPECTRAL_MAX_BITS`] (spectral's largest transform, 2^22 bits) and up to [`MAX_BITS`]
 //! (2^25 bits) every variable-time operation runs on `ntt_redc`, whatever the table says: the
@@ -75,7 +76,8 @@ pub fn generic_thresholds_text() -> &'static str {
 
 /// Sizes of N (bits) whose word-level exponentiations run on the IFMA kernel when available:
 /// from 513 bits (at 512 bits and below `cios` + `sqr` with their fixed-length loops tie or
-/// win) up to the kernel's largest modulus [`amm::MAX_BITS`]. Whether `pow` is word-level at
+/// win) up to the kernel's largest modulus [`amm::MAX_BITS`]; `pow_sec` on the word level
+/// follows the same range. Whether `pow` is word-level at
 /// all is decided by `spectral_pow_bits`, and for short exponents by `ntt_redc_pow_bits`.
 pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=amm::MAX_BITS;
 
@@ -625,7 +627,8 @@ impl FastModulus {
     }
 
     /// `base^exp mod N` in constant time in `base` and the bits of `exp`: the fixed window of
-    /// [`fixed::pow_sec_with`] on the word level, or on the spectral kernel from the table's
+    /// [`fixed::pow_sec_with`] on the word level (the IFMA kernel for N in [`IFMA_POW_BITS`]
+    /// where the CPU has it), or on the spectral kernel from the table's
     /// `spectral_sec_bits` ([`FastModulus::pow_sec_kernel`]), up to [`SPECTRAL_MAX_BITS`].
     ///
     /// # Errors
@@ -681,6 +684,9 @@ impl FastModulus {
                 return fixed::pow_sec_with(k, &self.operand(base, "base")?, exp, stop);
             }
         }
+        if let Some(k) = self.word_ifma(&IFMA_POW_BITS) {
+            return fixed::pow_sec_with(k, &self.operand(base, "base")?, exp, stop);
+        }
         fixed::pow_sec_until(self.word(), base, exp, stop)
     }
 
@@ -702,11 +708,12 @@ impl FastModulus {
         }
     }
 
-    /// The registry id of [`FastModulus::pow_sec_kernel`]: `"cios"` or `"spectral"`.
+    /// The registry id of [`FastModulus::pow_sec_kernel`]: `"amm"` (the word level on IFMA,
+    /// N in [`IFMA_POW_BITS`]), `"cios"` or `"spectral"`.
     pub fn pow_sec_kernel_id(&self) -> &'static str {
         match self.pow_sec_kernel() {
             Kernel::Spectral => "spectral",
-            _ => "cios",
+            _ => self.kernel_id(Kernel::Word, &IFMA_POW_BITS),
         }
     }
 

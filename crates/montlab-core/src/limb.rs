@@ -139,6 +139,24 @@ pub(crate) fn ct_select_assign(out: &mut [Limb], a: &[Limb], choice: Limb) {
     }
 }
 
+/// `x = 2^count x mod n` by `count` modular doublings, each a shift and a masked subtraction:
+/// no branch or index on `x` or `n` (the constants of a secret modulus). `x < n`, same length.
+pub(crate) fn ct_double_mod(x: &mut [Limb], n: &[Limb], count: usize) {
+    debug_assert_eq!(x.len(), n.len());
+    let (mut doubled, mut reduced) = (vec![0; n.len()], vec![0; n.len()]);
+    for _ in 0..count {
+        let mut top = 0;
+        for (d, &l) in doubled.iter_mut().zip(x.iter()) {
+            *d = (l << 1) | top;
+            top = l >> (LIMB_BITS - 1);
+        }
+        // 2x < 2n: keep 2x - n unless it borrowed with no bit shifted out.
+        let borrow = ct_sub(&mut reduced, &doubled, n);
+        ct_select_assign(&mut reduced, &doubled, (top ^ 1) & borrow);
+        x.copy_from_slice(&reduced);
+    }
+}
+
 /// The one final subtraction of a Montgomery product: `out = top W^s + t - n` when that is
 /// not negative, else `out = t`, for a value `top W^s + t < 2n` (`top <= 1`), without a branch
 /// on values. `out`, `t` and `n` have `s` limbs.

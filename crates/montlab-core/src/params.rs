@@ -121,27 +121,9 @@ impl MontParams {
         let mut x = vec![0; s];
         x[0] = 1;
         // 1 < N unless N = 1, which the caller has ruled out publicly.
-        let mut doubled = vec![0; s];
-        let mut reduced = vec![0; s];
-        let mut step = |x: &mut Vec<Limb>| {
-            let mut top = 0;
-            for (d, &l) in doubled.iter_mut().zip(x.iter()) {
-                *d = (l << 1) | top;
-                top = l >> (LIMB_BITS - 1);
-            }
-            // 2x < 2N: keep 2x - N unless it borrowed with no bit shifted out.
-            let borrow = limb::ct_sub(&mut reduced, &doubled, n);
-            let keep_doubled = (top ^ 1) & borrow;
-            limb::ct_select_assign(&mut reduced, &doubled, keep_doubled);
-            core::mem::swap(x, &mut reduced);
-        };
-        for _ in 0..64 * s {
-            step(&mut x);
-        }
+        limb::ct_double_mod(&mut x, n, 64 * s);
         let r_mod_n = x.clone();
-        for _ in 0..64 * s {
-            step(&mut x);
-        }
+        limb::ct_double_mod(&mut x, n, 64 * s);
         Self {
             n: n.to_vec(),
             n0_inv: neg_inv_mod_word(n[0]),

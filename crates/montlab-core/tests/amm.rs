@@ -2,8 +2,9 @@
 //! products (lazy, < 2N) and exponentiations on random moduli of 2 bits up to
 //! [`amm::MAX_BITS`] (sizes on and off multiples of 52 and 64, at digit-count and vector
 //! boundaries, and where the cores compiled per vector count give way to the run-time one),
-//! edge moduli and operands; and the `FastModulus` dispatch (`pow`, `mul`, `sqr`,
-//! `mul_many`), which must give the same results on the IFMA path and on the `cios` fallback.
+//! edge moduli and operands; the constant-time fixed window (`pow_sec`) on the kernel; and the
+//! `FastModulus` dispatch (`pow`, `pow_sec`, `mul`, `sqr`, `mul_many`), which must give the
+//! same results on the IFMA path and on the `cios` fallback.
 //! The fallback also runs in a child process with `MONTLAB_NO_IFMA=1`. Without AVX-512 IFMA
 //! the kernel comparisons are skipped and only the fallback runs.
 
@@ -12,8 +13,8 @@ mod common;
 use common::{big, edge_moduli, edge_operands, limbs, seed, strip, Rng};
 use montlab_core::engine::{IFMA_MUL_BITS, IFMA_POW_BITS};
 use montlab_core::mont::amm::{self, IfmaParams, MAX_BITS, MAX_DIGITS};
-use montlab_core::pow::{window, MontKernel};
-use montlab_core::{FastModulus, Kernel, MontParams, OddModulus, Thresholds};
+use montlab_core::pow::{fixed, window, MontKernel};
+use montlab_core::{FastModulus, Kernel, MontParams, OddModulus, Stop, Thresholds};
 use num_bigint::BigUint;
 use num_traits::One;
 
@@ -147,6 +148,11 @@ fn check_random(rng: &mut Rng, bits: u64, exp_bits: u64, cios: bool) {
     let want = padded(&x.modpow(&e, &n), s);
     let got = window::pow_vartime_with(&k, &xl, &limbs(&e));
     assert_eq!(got, want, "{ctx} e={e:#x}");
+    // The constant-time fixed window on this kernel, with a leading zero limb (processed too).
+    let mut e_sec = limbs(&e);
+    e_sec.push(0);
+    let got = fixed::pow_sec_with(&k, &xl, &e_sec, Stop::never()).unwrap();
+    assert_eq!(got, want, "{ctx} e={e:#x}: pow_sec");
     if cios {
         assert_eq!(
             window::pow_vartime_with(&word, &xl, &limbs(&e)),
@@ -240,6 +246,8 @@ fn edge_moduli_and_operands() {
             for e in 0..4u64 {
                 let got = window::pow_vartime_with(&k, &xl, &[e]);
                 assert_eq!(strip(got), limbs(&want), "N={n:#x} x={x:#x} e={e}");
+                let got = fixed::pow_sec_with(&k, &xl, &[e], Stop::never()).unwrap();
+                assert_eq!(strip(got), limbs(&want), "N={n:#x} x={x:#x} e={e}: pow_sec");
                 want = want * x % n;
             }
             if let Some(big_e) = &big_e {
@@ -254,6 +262,11 @@ fn edge_moduli_and_operands() {
                     window::pow_vartime_with(&k, &xl, &e),
                     window::pow_vartime_with(&word, &xl, &e),
                     "N={n:#x} x={x:#x}"
+                );
+                assert_eq!(
+                    fixed::pow_sec_with(&k, &xl, &e, Stop::never()).unwrap(),
+                    fixed::pow_sec(&word, &xl, &e).unwrap(),
+                    "N={n:#x} x={x:#x}: pow_sec"
                 );
             }
             if FULL_EXP_BITS.contains(&bits) && (x <= &one || x == &n_1) {
@@ -306,13 +319,20 @@ fn fast_modulus_dispatch_and_fallback() {
         for ((g, b), e) in got.iter().zip(&bases).zip(&exps) {
             assert_eq!(big(g), b.modpow(e, &n), "pow_many bits={bits}");
         }
-        // pow_sec stays on cios; it agrees too.
-        let b = &bases[0];
-        let e = &exps[0];
-        assert_eq!(
-            big(&m.pow_sec(&limbs(b), &limbs(e)).unwrap()),
-            b.modpow(e, &n)
-        );
+        // pow_sec runs on the IFMA kernel in the same range (constant time too), else cios.
+        let want_id = if amm::enabled() && IFMA_POW_BITS.contains(&bits) {
+            "amm"
+        } else {
+            "cios"
+        };
+        assert_eq!(m.pow_sec_kernel_id(), want_id, "bits={bits}");
+        for (b, e) in bases.iter().zip(&exps) {
+            assert_eq!(
+                big(&m.pow_sec(&limbs(b), &limbs(e)).unwrap()),
+                b.modpow(e, &n),
+                "pow_sec bits={bits}"
+            );
+        }
     }
     // Word-level pow up to the IFMA limit and one bit above it (cios), short exponents.
     for bits in [6655, 16_384, MAX_BITS, MAX_BITS + 1] {

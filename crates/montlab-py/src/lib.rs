@@ -399,9 +399,9 @@ impl FastModulus {
         py.detach(|| self.inner.mul_reduction())
     }
 
-    /// Kernel of `pow_sec` (constant time): "cios", or "spectral" from the table's
-    /// `spectral_sec_bits` (where N has a spectral kernel and the CPU runs its portable loops).
-    /// A query: builds nothing.
+    /// Kernel of `pow_sec` (constant time): "amm" (AVX-512 IFMA, 513 bits and up), "cios", or
+    /// "spectral" from the table's `spectral_sec_bits` (where N has a spectral kernel and IFMA
+    /// is not in use). A query: builds nothing.
     #[getter]
     fn pow_sec_kernel(&self, py: Python<'_>) -> &'static str {
         py.detach(|| self.inner.pow_sec_kernel_id())

@@ -33,8 +33,12 @@
 //!
 //! Safety boundary: `unsafe` is limited to the calls of the `#[target_feature]` cores, made
 //! only after checking the CPU ([`available`]) and every length, and to aligned vector loads
-//! and stores of whole 64-byte blocks. Left out: constant time (the exponentiation on top is
-//! variable time, and the final subtraction branches), a dedicated squaring, subquadratic
+//! and stores of whole 64-byte blocks.
+//!
+//! Timing: no branch or address depends on element values (the final subtraction is a masked
+//! select), so [`crate::pow::fixed::pow_sec_with`] runs on this kernel as a [`CtKernel`].
+//! valgrind has no AVX-512, so the taint test (`crates/montlab-ct`) cannot run it; the dudect
+//! check (`montlab bench --dudect`) measures it. Left out: a dedicated squaring, subquadratic
 //! products, moduli above [`MAX_BITS`], and targets other than x86-64 (where
 //! [`IfmaParams::new`] returns `None`).
 #![allow(unsafe_code)]
@@ -44,6 +48,7 @@ use num_bigint::BigUint;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
+use crate::pow::fixed::{self, CtKernel};
 use crate::pow::MontKernel;
 
 /// Digit mask 2^52 - 1.
@@ -171,6 +176,37 @@ impl IfmaParams {
         })
     }
 
+    /// The constants of an odd N > 1 of exactly `s` limbs (top limb possibly zero) computed
+    /// without a branch or index on N, for secret moduli (RSA's p and q, `pow::crt`): k from
+    /// the public 64 s bits, R mod N and R^2 mod N by modular doublings
+    /// ([`limb::ct_double_mod`]). `None` as for [`IfmaParams::new`].
+    #[must_use]
+    pub(crate) fn new_ct(n: &[Limb]) -> Option<Self> {
+        let s = n.len();
+        let k = (64 * s + 2).div_ceil(52);
+        if !available() || k > MAX_DIGITS {
+            return None;
+        }
+        let vecs = k.div_ceil(LANES);
+        let mut x = vec![0; s];
+        x[0] = 1;
+        limb::ct_double_mod(&mut x, n, 52 * k);
+        let r = x.clone();
+        limb::ct_double_mod(&mut x, n, 52 * k);
+        let elem = |x: &[u64]| IfmaElem {
+            d: to_digits(x, vecs),
+        };
+        Some(Self {
+            n: to_digits(n, vecs),
+            k0: neg_inv_mod_2_64(n[0]) & MASK52,
+            k,
+            r: elem(&r),
+            r2: elem(&x),
+            unit: elem(&[1]),
+            n64: n.to_vec(),
+        })
+    }
+
     /// Digit count k; R = 2^(52 k).
     #[must_use]
     pub fn digits(&self) -> usize {
@@ -262,20 +298,17 @@ impl IfmaParams {
         self.reduce_digits(&a.d)
     }
 
+    /// The one final subtraction, without a branch on the value (a masked select, as the
+    /// word level's): `pow_sec` on this kernel ends here.
     fn reduce_digits(&self, d: &[Block]) -> Vec<Limb> {
         let s = self.n64.len();
         let mut v = vec![0; s + 1];
         from_digits(d, &mut v);
-        if limb::cmp(&v, &self.n64).is_ge() {
-            let borrow = limb::sub_assign(&mut v, &self.n64);
-            debug_assert_eq!(borrow, 0);
-        }
-        debug_assert!(
-            limb::cmp(&v, &self.n64).is_lt(),
-            "amm: element was not < 2N"
-        );
-        v.truncate(s);
-        v
+        debug_assert!(self.below_2n(&v), "amm: element was not < 2N");
+        let mut out = vec![0; s];
+        limb::ct_reduce_once(&mut out, &v[..s], v[s], &self.n64);
+        debug_assert!(limb::cmp(&out, &self.n64).is_lt());
+        out
     }
 
     /// `x y mod N` (`y = None`: `x^2`) for ordinary `x, y < N`, fully reduced, exactly `s`
@@ -728,12 +761,33 @@ impl MontKernel for IfmaParams {
         self.n64.len()
     }
 
+    /// No comparison with N (callers check operands; `pow_sec`'s base may be secret).
     fn wrap(&self, x: &[Limb]) -> IfmaElem {
-        self.elem(x)
+        debug_assert!(limb::cmp(x, &self.n64).is_lt(), "amm: element must be < N");
+        IfmaElem {
+            d: to_digits(x, self.vecs()),
+        }
     }
 
     fn unwrap(&self, a: &IfmaElem) -> Vec<Limb> {
         self.reduce(a)
+    }
+}
+
+/// The constant-time side of the kernel, for [`crate::pow::fixed::pow_sec_with`]: every AMM
+/// takes one path through code and memory (the scalar quotient digits, the lane products, the
+/// carry masks of `finish`), the table is read by a full masked scan, and the final
+/// subtraction is a masked select ([`IfmaParams::reduce`]).
+impl CtKernel for IfmaParams {
+    fn r2(&self) -> IfmaElem {
+        self.r2.clone()
+    }
+
+    fn gather(&self, table: &[IfmaElem], digit: Limb, out: &mut IfmaElem) {
+        out.d.resize(self.vecs(), Block::default());
+        for (j, o) in out.d.iter_mut().enumerate() {
+            fixed::gather(table.iter().map(|e| &e.d[j].0[..]), digit, &mut o.0);
+        }
     }
 }
 
@@ -800,6 +854,36 @@ mod tests {
                 let got = big_digits(&out);
                 assert!(got < &n * 2u8, "x={x:#x} y={y:#x}: {got:#x} >= 2N");
                 assert_eq!(got % &n, x * y * &r_inv % &n, "x={x:#x} y={y:#x}");
+            }
+        }
+    }
+
+    /// The constant-time constants (k from 64 s, R and R^2 mod N by doublings) of moduli with
+    /// and without a zero top limb: R mod N and R^2 mod N as num-bigint has them, and the
+    /// fixed window on them gives num-bigint's powers.
+    #[test]
+    fn new_ct_constants_and_pow_sec() {
+        if !ifma_or_skip("new_ct_constants_and_pow_sec") {
+            return;
+        }
+        let mut seed = 0x00c7_1f3a_5eed_0001;
+        for s in [1usize, 2, 8, 9, 16, 17, 40] {
+            for mut n in crate::limb::edge_moduli(&mut seed, s) {
+                n.push(0); // a top limb of zero: s + 1 limbs, 64 (s + 1) public bits
+                for n in [&n[..s], &n[..]] {
+                    let p = IfmaParams::new_ct(n).expect("IFMA present, N small enough");
+                    let nb = big(n);
+                    assert_eq!(p.k, (64 * n.len() + 2).div_ceil(52));
+                    let r = (BigUint::from(1u8) << (52 * p.k)) % &nb;
+                    assert_eq!(big_digits(&p.r), r, "N = {nb:#x}");
+                    assert_eq!(big_digits(&p.r2), &r * &r % &nb, "N = {nb:#x}");
+                    let b = crate::limb::xorshift_limbs(&mut seed, n.len() - 1);
+                    let e = crate::limb::xorshift_limbs(&mut seed, 3);
+                    let mut bl = b.clone();
+                    bl.resize(n.len(), 0);
+                    let got = fixed::pow_sec_with(&p, &bl, &e, crate::Stop::never()).unwrap();
+                    assert_eq!(big(&got), big(&b).modpow(&big(&e), &nb), "N = {nb:#x}");
+                }
             }
         }
     }

@@ -17,12 +17,18 @@
 //! [`MontParams::new_ct`] (modular doublings, no division); c mod p and m2 mod p from
 //! Montgomery products (an operand below R and one below the modulus keep CIOS's bound), not a
 //! division; both exponentiations are [`super::fixed`]'s fixed window over all 64 s exponent
-//! bits; h q is a schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`)
-//! checks this under valgrind with the key marked secret. Left out: blinding, and the
-//! interleaved two-lane kernel (the halves run one after the other).
+//! bits, on the AVX-512 IFMA kernel where the CPU has it and 64 s is in
+//! [`IFMA_POW_BITS`] (its constants from [`IfmaParams::new_ct`]), else on CIOS + `sqr`; h q is
+//! a schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`) checks this under
+//! valgrind with the key marked secret (valgrind hides AVX-512, so there the CIOS path runs).
+//! Left out: blinding, and the interleaved two-lane kernel (the halves run one after the
+//! other).
 
+use super::fixed;
+use crate::engine::IFMA_POW_BITS;
 use crate::error::MontError;
 use crate::limb::{self, mac, Limb};
+use crate::mont::amm::{self, IfmaParams};
 use crate::mont::cios;
 use crate::params::MontParams;
 use crate::stop::Stop;
@@ -123,8 +129,17 @@ impl CrtKey {
         })?;
         let mp = MontParams::new_ct(&self.p);
         let mq = MontParams::new_ct(&self.q);
-        let m1 = super::fixed::pow_sec_reduced(&mp, &reduce_ct(&mp, &c), &self.dp, stop)?;
-        let m2 = super::fixed::pow_sec_reduced(&mq, &reduce_ct(&mq, &c), &self.dq, stop)?;
+        let (cp, cq) = (reduce_ct(&mp, &c), reduce_ct(&mq, &c));
+        let (m1, m2) = match (ifma_ct(&self.p), ifma_ct(&self.q)) {
+            (Some(ip), Some(iq)) => (
+                fixed::pow_sec_with(&ip, &cp, &self.dp, stop)?,
+                fixed::pow_sec_with(&iq, &cq, &self.dq, stop)?,
+            ),
+            _ => (
+                fixed::pow_sec_reduced(&mp, &cp, &self.dp, stop)?,
+                fixed::pow_sec_reduced(&mq, &cq, &self.dq, stop)?,
+            ),
+        };
         Ok(self.recombine(&mp, &m1, &m2))
     }
 
@@ -176,6 +191,16 @@ impl CrtKey {
         }
         m
     }
+}
+
+/// The IFMA kernel of a secret prime of `s` limbs, built in constant time, where `pow_sec` runs
+/// there: 64 s bits in [`IFMA_POW_BITS`] (public), the CPU has AVX-512 IFMA and
+/// `MONTLAB_NO_IFMA` is unset.
+fn ifma_ct(p: &[Limb]) -> Option<IfmaParams> {
+    let bits = 64 * p.len() as u64;
+    (IFMA_POW_BITS.contains(&bits) && amm::enabled())
+        .then(|| IfmaParams::new_ct(p))
+        .flatten()
 }
 
 /// `x mod N` for any `x` of 2 s limbs, in constant time: with x = x_hi R + x_lo,

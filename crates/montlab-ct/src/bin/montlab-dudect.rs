@@ -10,13 +10,16 @@
 //! (dudect's cropping, which removes the slow tail of interrupts); the verdict is the largest
 //! |t|. |t| above 4.5 is dudect's evidence of a leak.
 //!
-//! Kernels: `cios_pow_sec` (`pow::fixed::pow_sec`), and `vartime` (`pow::window::pow_vartime`,
-//! the control a working test must flag). Progress (samples, |t| so far) goes to stderr.
+//! Kernels: `cios_pow_sec` (`pow::fixed::pow_sec`), `amm_pow_sec` (`pow::fixed::pow_sec_with`
+//! on the AVX-512 IFMA kernel, which valgrind cannot run; refused on a CPU without IFMA), and
+//! `vartime` (`pow::window::pow_vartime`, the control a working test must flag). Progress
+//! (samples, |t| so far) goes to stderr.
 
 use std::time::Instant;
 
+use montlab_core::mont::amm::IfmaParams;
 use montlab_core::pow::{fixed, window};
-use montlab_core::{Limb, MontParams};
+use montlab_core::{Limb, MontParams, OddModulus, Stop};
 
 /// splitmix64: a deterministic stream for moduli, bases, exponents and classes.
 struct Rng(u64);
@@ -77,7 +80,7 @@ struct Test {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: montlab-dudect (cios_pow_sec|vartime) BITS SAMPLES [SEED]");
+    eprintln!("usage: montlab-dudect (cios_pow_sec|amm_pow_sec|vartime) BITS SAMPLES [SEED]");
     std::process::exit(2);
 }
 
@@ -93,7 +96,8 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| usage());
     let seed: u64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
-    if bits < 2 || samples < 100 || !matches!(kernel.as_str(), "cios_pow_sec" | "vartime") {
+    let kernels = ["cios_pow_sec", "amm_pow_sec", "vartime"];
+    if bits < 2 || samples < 100 || !kernels.contains(&kernel.as_str()) {
         usage();
     }
     let mut rng = Rng(seed);
@@ -104,12 +108,26 @@ fn main() {
     n[s - 1] |= 1 << top;
     n[0] |= 1;
     let p = MontParams::from_limbs(&n).expect("an odd modulus > 1");
+    let ifma = if kernel == "amm_pow_sec" {
+        let k = IfmaParams::new(&OddModulus::new(&n).expect("an odd modulus > 1"));
+        if k.is_none() {
+            eprintln!("montlab-dudect: amm_pow_sec needs AVX-512 IFMA (and N <= 52830 bits)");
+            std::process::exit(2);
+        }
+        k
+    } else {
+        None
+    };
     let mut base = rng.limbs(s);
     base[s - 1] &= (1u64 << top) - 1; // below 2^(bits - 1) <= N
     let fixed_exp = vec![0; s];
     let run = |e: &[Limb]| -> Vec<Limb> {
         match kernel.as_str() {
             "cios_pow_sec" => fixed::pow_sec(&p, &base, e).expect("base < N"),
+            "amm_pow_sec" => {
+                let k = ifma.as_ref().expect("built above");
+                fixed::pow_sec_with(k, &base, e, Stop::never()).expect("never stopped")
+            }
             _ => window::pow_vartime(&p, &base, e).expect("base < N"),
         }
     };
