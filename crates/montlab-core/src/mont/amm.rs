@@ -38,8 +38,8 @@
 //! Timing: no branch or address depends on element values (the final subtraction is a masked
 //! select), so [`crate::pow::fixed::pow_sec_with`] runs on this kernel as a [`CtKernel`].
 //! valgrind has no AVX-512, so the taint test (`crates/montlab-ct`) cannot run it; the dudect
-//! check (`montlab bench --dudect`) measures it. Left out: a dedicated squaring, subquadratic
-//! products, moduli above [`MAX_BITS`], and targets other than x86-64 (where
+//! check (`bench/dudect.py --kernels amm_pow_sec`) measures it. Left out: a dedicated squaring,
+//! subquadratic products, moduli above [`MAX_BITS`], and targets other than x86-64 (where
 //! [`IfmaParams::new`] returns `None`).
 #![allow(unsafe_code)]
 
