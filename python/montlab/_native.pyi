@@ -228,6 +228,15 @@ class FastModulus:
     ) -> list[int]:
         """[b ** e mod N] per base (one exponent for all, or one per base), on all cores. Ints
         from ints, residues from residues of this modulus."""
+    def pow_sec_many(
+        self,
+        bases: Sequence[SupportsIndex],
+        exps: SupportsIndex | Sequence[SupportsIndex],
+        exp_bits: int | None = None,
+    ) -> list[int]:
+        """[b ** e mod N] per base (one exponent for all, or one per base), on all cores, each
+        as pow_sec. Every exponent runs to one public length: exp_bits when given, else N's
+        length or the longest exponent's if longer."""
 
 @final
 class Residue:

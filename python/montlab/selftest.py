@@ -8,7 +8,7 @@ exponentiation by GMP (gmpy2's ``powmod``) where installed, else Python's ``pow`
 shares no code with montlab; GMP keeps a full-length exponent at 32768 bits to a fraction of a
 second, where Python's ``pow`` takes most of a short soak). Native entry points run under three threshold tables
 (the generic one, spectral from 1 bit and never spectral), so both kernels see every size;
-``pow_sec``, word-level under every table, runs once.
+``pow_sec`` and ``pow_sec_many``, word-level under every table, run once.
 Reference models (``montlab.ref``, every registered algorithm at its defaults) run in the small
 bands only: they are naive and slow.
 
@@ -203,6 +203,13 @@ def _native_checks(table: str) -> dict[str, Check]:
         want = [oracle_pow(b, e, n) for b, e in zip(bs, es, strict=True)]
         return [] if fast(n).pow_many(bs, es) == want else [f"pow_many({bs}, {es})"]
 
+    def pow_sec_many(rng: random.Random, n: int) -> list[str]:
+        k = rng.randint(1, 3)
+        bs = [_operand(rng, n) for _ in range(k)]
+        es = [_exponent(rng, n) for _ in range(k)]
+        want = [oracle_pow(b, e, n) for b, e in zip(bs, es, strict=True)]
+        return [] if fast(n).pow_sec_many(bs, es) == want else [f"pow_sec_many({bs}, {es})"]
+
     def powm(rng: random.Random, n: int) -> list[str]:
         import montlab
 
@@ -227,6 +234,7 @@ def _native_checks(table: str) -> dict[str, Check]:
     }
     if table == "generic":  # pow_sec runs the word kernel under every table: once is enough
         checks["FastModulus.pow_sec"] = pow_sec
+        checks["FastModulus.pow_sec_many"] = pow_sec_many
     return checks
 
 

@@ -37,6 +37,7 @@ big = random.Random(1).getrandbits(BIG) | (1 << (BIG - 1)) | 1
 CALLS = {
     "pow_sec": "m.pow_sec(3, n - 2)",
     "pow_many": "m.pow_many([3 + i for i in range(64)], n - 2)",
+    "pow_sec_many": "m.pow_sec_many([3, 4], n - 2)",
     "pow": "m.pow(3, n - 2)",
     "mul_many": "m.mul_many([n - 1 - i for i in range(4000)], [n - 2] * 4000)",
     "powm": "powm(3, n - 2, n)",

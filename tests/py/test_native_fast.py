@@ -260,6 +260,35 @@ def test_pow_sec_runs_to_a_stated_exponent_length(rng: random.Random) -> None:
         m.pow_sec(b, 2**100, exp_bits=100)
     with pytest.raises(OverflowError):
         m.pow_sec(b, 5, exp_bits=-1)
+    with pytest.raises(OperandError, match="more than pow_sec takes"):
+        m.pow_sec(b, 5, exp_bits=2**40)  # refused, not padded in memory
+
+
+def test_pow_sec_many(rng: random.Random) -> None:
+    """pow_sec on a batch: input order, one exponent or one per base, one public length."""
+    for bits in (64, 1024, 2048):
+        n = random_modulus(rng, bits)
+        m = FastModulus(n)
+        k = scaled(5)
+        bs = [rng.randrange(n) for _ in range(k - 2)] + [0, n - 1]
+        es = [rng.getrandbits(bits) for _ in range(k - 3)] + [0, 1, (1 << bits) - 1]
+        want = [pow(b, e, n) for b, e in zip(bs, es, strict=True)]
+        assert m.pow_sec_many(bs, es) == want, hexdump(N=n)
+        assert m.pow_sec_many(bs, es, exp_bits=bits + 64) == want, hexdump(N=n)
+        assert m.pow_sec_many(bs, 65537) == [pow(b, 65537, n) for b in bs], hexdump(N=n)
+        assert m.pow_sec_many([2], [2**3000 + 1]) == [pow(2, 2**3000 + 1, n)]
+    with pytest.raises(OperandError, match="exp_bits = 10"):
+        m.pow_sec_many([2, 3], [5, 2**20], exp_bits=10)
+    with pytest.raises(OperandError, match="more than pow_sec takes"):
+        m.pow_sec_many([2], 5, exp_bits=2**40)
+    with pytest.raises(OperandError):
+        m.pow_sec_many([2, n], 5)
+    with pytest.raises(OperandError):
+        m.pow_sec_many([], 5)
+    with pytest.raises(OperandError):
+        m.pow_sec_many([2, 3], [5])
+    with pytest.raises(OperandError):
+        m.pow_sec_many([2], [-1])
 
 
 def test_pow_sec_matches_pow(rng: random.Random) -> None:

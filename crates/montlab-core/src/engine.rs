@@ -96,6 +96,11 @@ pub const MAX_BITS: u64 = 64 * crate::spectral::ntt_redc::MAX_LEN as u64;
 /// and of `pow_sec`. Above it, up to [`MAX_BITS`], everything else runs on `ntt_redc`.
 pub const SPECTRAL_MAX_BITS: u64 = 64 * crate::spectral::MAX_TRANSFORM_LEN as u64;
 
+/// The longest public exponent length `pow_sec` takes when the caller states one (`exp_bits`):
+/// 2^24 bits, four times the longest N `pow_sec` takes ([`SPECTRAL_MAX_BITS`]). The exponent is
+/// padded to it in memory, so a larger stated length is refused rather than allocated.
+pub const SEC_EXP_MAX_BITS: u64 = 1 << 24;
+
 /// Exponent bits (summed over the calls on one modulus) that run without building `spectral`.
 /// Its setup (the half-gcd inverse) makes a one-shot call with 32 to 64 exponent bits about as
 /// costly as on `ntt_redc` (0.6 to 1.6 times its time from 2^13 to 2^17 bits of N:
@@ -644,10 +649,17 @@ impl FastModulus {
     /// bit, so the run does not reveal the exponent's length below the stated one.
     ///
     /// # Errors
-    /// [`MontError::ExponentTooLong`] when the exponent has more than `bits` bits.
+    /// [`MontError::ExponentTooLong`] when the exponent has more than `bits` bits;
+    /// [`MontError::ExpBitsTooLarge`] when `bits` is above [`SEC_EXP_MAX_BITS`].
     pub fn sec_exponent(&self, exp: &[Limb], bits: Option<u64>) -> Result<Vec<Limb>, MontError> {
         let len = match bits {
             Some(max) => {
+                if max > SEC_EXP_MAX_BITS {
+                    return Err(MontError::ExpBitsTooLarge {
+                        bits: max,
+                        max: SEC_EXP_MAX_BITS,
+                    });
+                }
                 let have = crate::limb::bit_len(exp);
                 if have > max {
                     return Err(MontError::ExponentTooLong { bits: have, max });
@@ -797,6 +809,92 @@ impl FastModulus {
             .collect()
     }
 
+    /// `[bases_i ^ exps_i mod N]` in input order, in parallel, each as
+    /// [`FastModulus::pow_sec`] (constant time in every base and exponent bit, on
+    /// [`FastModulus::pow_sec_kernel`]). Every exponent runs to one public length: `exp_bits`
+    /// when stated, else N's length or the longest exponent's if longer.
+    ///
+    /// # Errors
+    /// [`MontError::EmptyBatch`], [`MontError::BatchLengthMismatch`],
+    /// [`MontError::OperandOutOfRange`] naming `base`, [`MontError::ExponentTooLong`] (all
+    /// checked before any work), [`MontError::SecModulusTooLarge`] as `pow_sec`.
+    pub fn pow_sec_many<B: AsRef<[Limb]> + Sync, E: AsRef<[Limb]> + Sync>(
+        &self,
+        bases: &[B],
+        exps: &[E],
+        exp_bits: Option<u64>,
+    ) -> Result<Vec<Vec<Limb>>, MontError> {
+        self.pow_sec_many_until(bases, exps, exp_bits, Stop::never())
+    }
+
+    /// [`FastModulus::pow_sec_many`], ended early once `stop` is requested (a public flag,
+    /// checked once per window of every exponentiation).
+    ///
+    /// # Errors
+    /// As [`FastModulus::pow_sec_many`], and [`MontError::Interrupted`].
+    pub fn pow_sec_many_until<B: AsRef<[Limb]> + Sync, E: AsRef<[Limb]> + Sync>(
+        &self,
+        bases: &[B],
+        exps: &[E],
+        exp_bits: Option<u64>,
+        stop: &Stop,
+    ) -> Result<Vec<Vec<Limb>>, MontError> {
+        if self.ntt_redc_only() {
+            return Err(MontError::SecModulusTooLarge {
+                bits: self.bits(),
+                max: SPECTRAL_MAX_BITS,
+            });
+        }
+        let bits = self.sec_batch_bits(bases.len(), exps, exp_bits)?;
+        let bases: Vec<Vec<Limb>> = bases
+            .iter()
+            .map(|b| self.operand(b.as_ref(), "base"))
+            .collect::<Result<_, _>>()?;
+        self.prepare_kernel(self.pow_sec_kernel(), &IFMA_POW_BITS);
+        bases
+            .par_iter()
+            .zip(exps.par_iter())
+            .with_min_len(1)
+            // Each worker pads its own exponent: one padded copy per thread at a time.
+            .map(|(b, e)| self.pow_sec_until(b, &self.sec_exponent(e.as_ref(), Some(bits))?, stop))
+            .collect()
+    }
+
+    /// The one public exponent length of a constant-time batch (see
+    /// [`FastModulus::pow_sec_many`]), after checking the batch's lengths, `exp_bits` and
+    /// every exponent against it.
+    fn sec_batch_bits<E: AsRef<[Limb]>>(
+        &self,
+        count: usize,
+        exps: &[E],
+        exp_bits: Option<u64>,
+    ) -> Result<u64, MontError> {
+        batch_lengths(count, exps.len())?;
+        let bits = match exp_bits {
+            Some(bits) if bits > SEC_EXP_MAX_BITS => {
+                return Err(MontError::ExpBitsTooLarge {
+                    bits,
+                    max: SEC_EXP_MAX_BITS,
+                })
+            }
+            Some(bits) => bits,
+            None => {
+                let longest = exps.iter().map(|e| limb::normalized_len(e.as_ref())).max();
+                64 * longest.unwrap_or(0).max(self.modulus.limbs()) as u64
+            }
+        };
+        for e in exps {
+            let have = limb::bit_len(e.as_ref());
+            if have > bits {
+                return Err(MontError::ExponentTooLong {
+                    bits: have,
+                    max: bits,
+                });
+            }
+        }
+        Ok(bits)
+    }
+
     /// Checks the two lists of a batch and every operand in them.
     #[allow(clippy::type_complexity)]
     fn batch<T: AsRef<[Limb]>>(
@@ -862,6 +960,17 @@ mod tests {
             vec![5, 0, 0, 7]
         );
         assert_eq!(m.sec_exponent(&[5], Some(130)).unwrap(), vec![5, 0, 0]);
+        assert_eq!(
+            m.sec_exponent(&[5], Some(SEC_EXP_MAX_BITS + 1)),
+            Err(MontError::ExpBitsTooLarge {
+                bits: SEC_EXP_MAX_BITS + 1,
+                max: SEC_EXP_MAX_BITS
+            })
+        );
+        assert_eq!(
+            m.sec_exponent(&[5], Some(SEC_EXP_MAX_BITS)).unwrap().len(),
+            1 << 18
+        );
         assert_eq!(m.sec_exponent(&[5, 0, 0], Some(3)).unwrap(), vec![5]);
         assert_eq!(m.sec_exponent(&[], Some(0)).unwrap(), Vec::<Limb>::new());
         assert_eq!(

@@ -67,6 +67,13 @@ pub enum MontError {
         /// The stated length in bits.
         max: u64,
     },
+    /// A stated public exponent length is above what `pow_sec` takes.
+    ExpBitsTooLarge {
+        /// The stated length in bits.
+        bits: u64,
+        /// The most it takes.
+        max: u64,
+    },
     /// A kernel asked for by name needs an instruction set this CPU lacks.
     KernelNotOnCpu {
         /// The kernel's registry id.
@@ -140,6 +147,10 @@ impl fmt::Display for MontError {
                 f,
                 "the exponent has {bits} bits, more than the stated exp_bits = {max}: state its public length"
             ),
+            Self::ExpBitsTooLarge { bits, max } => write!(
+                f,
+                "exp_bits = {bits} is more than pow_sec takes ({max} bits)"
+            ),
             Self::KernelNotOnCpu { kernel, needs } => write!(
                 f,
                 "the {kernel} kernel needs {needs}, which this CPU lacks (FastModulus picks a kernel this CPU runs)"
@@ -199,6 +210,9 @@ mod tests {
         assert!(MontError::ExponentTooLong { bits: 9, max: 8 }
             .to_string()
             .contains("9 bits"));
+        assert!(MontError::ExpBitsTooLarge { bits: 9, max: 8 }
+            .to_string()
+            .contains("exp_bits = 9"));
         let e = MontError::KernelNotOnCpu {
             kernel: "amm",
             needs: "AVX-512 IFMA",

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{big, edge_moduli, edge_operands, hexdump, limbs, oracle_pow, strip, Rng};
-use montlab_core::engine::{NTT_REDC_FILL_MAX_BITS, NTT_REDC_MIN_FILL};
+use montlab_core::engine::{NTT_REDC_FILL_MAX_BITS, NTT_REDC_MIN_FILL, SEC_EXP_MAX_BITS};
 use montlab_core::{FastModulus, Kernel, MontError, Thresholds};
 use num_bigint::BigUint;
 use num_traits::One;
@@ -185,6 +185,8 @@ fn batches_keep_input_order() {
         let es: Vec<Vec<u64>> = (0..k).map(|i| vec![rng.next_u64(); i % 3]).collect();
         let prods = m.mul_many(&xs, &ys).unwrap();
         let pows = m.pow_many(&xs, &es).unwrap();
+        let secs = m.pow_sec_many(&xs, &es, None).unwrap();
+        let secs_stated = m.pow_sec_many(&xs, &es, Some(130)).unwrap();
         for i in 0..k {
             let (x, y, e) = (big(&xs[i]), big(&ys[i]), big(&es[i]));
             assert_eq!(
@@ -197,10 +199,40 @@ fn batches_keep_input_order() {
                 limbs(&oracle_pow(&x, &e, &n)),
                 "pow_many[{i}]"
             );
+            assert_eq!(
+                strip(secs[i].clone()),
+                strip(pows[i].clone()),
+                "pow_sec_many[{i}]"
+            );
+            assert_eq!(secs_stated[i], secs[i], "pow_sec_many[{i}], exp_bits = 130");
         }
         assert_eq!(
             m.pow_many(&xs, &es[..1]),
             Err(MontError::BatchLengthMismatch { left: k, right: 1 })
+        );
+        assert_eq!(
+            m.pow_sec_many(&xs, &es[..1], None),
+            Err(MontError::BatchLengthMismatch { left: k, right: 1 })
+        );
+        let none: [Vec<u64>; 0] = [];
+        assert_eq!(
+            m.pow_sec_many(&none, &none, None),
+            Err(MontError::EmptyBatch)
+        );
+        assert_eq!(
+            m.pow_sec_many(&xs[..1], &[vec![0, 1]], Some(64)),
+            Err(MontError::ExponentTooLong { bits: 65, max: 64 })
+        );
+        assert_eq!(
+            m.pow_sec_many(&xs[..1], &[vec![1]], Some(1 << 40)),
+            Err(MontError::ExpBitsTooLarge {
+                bits: 1 << 40,
+                max: SEC_EXP_MAX_BITS
+            })
+        );
+        assert_eq!(
+            m.pow_sec_many(&[limbs(&n)], &[vec![1]], None),
+            Err(MontError::OperandOutOfRange { which: "base" })
         );
     }
 }

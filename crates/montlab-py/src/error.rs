@@ -55,6 +55,7 @@ impl From<Error> for PyErr {
             | MontError::NegativeOperand { .. }
             | MontError::NegativeExponent
             | MontError::ExponentTooLong { .. }
+            | MontError::ExpBitsTooLarge { .. }
             | MontError::EmptyBatch
             | MontError::BatchLengthMismatch { .. }
             | MontError::NotInvertible

@@ -148,7 +148,11 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
 /// the sliding window's squarings, its table of 2^(k-1) odd powers and about one product per
 /// k + 1 bits ([`window::window_bits`]), plus the two conversions.
 pub(crate) fn pow_products(e: &[u64]) -> u128 {
-    let bits = 64 * e.len() as u64;
+    pow_products_bits(64 * e.len() as u64)
+}
+
+/// [`pow_products`] for an exponent of `bits` bits.
+fn pow_products_bits(bits: u64) -> u128 {
     let k = window::window_bits(bits);
     u128::from(bits + (1 << (k - 1)) + bits / u64::from(k + 1) + 2)
 }
@@ -538,6 +542,39 @@ impl FastModulus {
         Ok(to_int(&interrupt::run(py, work, move |stop| {
             m.pow_sec_until(&b, &e, stop)
         })?))
+    }
+
+    /// [b ** e mod N] for each base b, with one exponent for all or one per base, on all
+    /// cores, in input order, each as `pow_sec` (constant time in the bases and the exponent
+    /// bits). Every exponent runs to one public length: `exp_bits` when given, else N's length
+    /// or the longest exponent's if longer.
+    #[pyo3(signature = (bases, exps, exp_bits = None))]
+    fn pow_sec_many(
+        &self,
+        py: Python<'_>,
+        bases: IntList,
+        exps: Exponents,
+        exp_bits: Option<u64>,
+    ) -> Result<Vec<BigUint>, Error> {
+        let bases = batch_limbs(&bases, "base")?;
+        let exps = match exps {
+            Exponents::One(e) => vec![exponent_limbs(&e)?; bases.len()],
+            Exponents::Many(es) => es.iter().map(exponent_limbs).collect::<Result<_, _>>()?,
+        };
+        // Every exponent runs to the batch's public length (a stated one above the most
+        // pow_sec takes is refused before any work).
+        let s = self.inner.modulus().len();
+        let longest = exps.iter().map(Vec::len).max().unwrap_or(0).max(s);
+        let bits = exp_bits
+            .unwrap_or(64 * longest as u64)
+            .min(montlab_core::engine::SEC_EXP_MAX_BITS);
+        let products = pow_products_bits(bits).saturating_mul(bases.len() as u128);
+        let work = interrupt::work(s, products);
+        let m = Arc::clone(&self.inner);
+        let out = interrupt::run(py, work, move |stop| {
+            m.pow_sec_many_until(&bases, &exps, exp_bits, stop)
+        })?;
+        Ok(out.iter().map(|v| to_int(v)).collect())
     }
 
     /// [x * y mod N for x, y in zip(xs, ys)] on all cores, in input order: ints from ints, or
