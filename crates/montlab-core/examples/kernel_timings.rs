@@ -1,5 +1,6 @@
-//! Times the Montgomery kernels at a list of sizes: one product, one squaring and one full
-//! exponentiation per kernel (medians of repeated runs, seeded operands).
+//! Times the Montgomery kernels at a list of sizes: one product, one squaring, one full
+//! exponentiation and one constant-time one (`pow_sec`'s fixed window) per kernel (medians of
+//! repeated runs, seeded operands).
 //!
 //! * `kernel_timings [BITS ...]`: the table above, word-level and spectral kernels.
 //! * `kernel_timings crossover [FROM TO STEP]`: per size, the word-level and spectral times of
@@ -18,10 +19,11 @@
 use std::hint::select_unpredictable;
 use std::time::Instant;
 
+use montlab_core::pow::fixed::{self, CtKernel};
 use montlab_core::pow::{window, MontKernel};
 use montlab_core::spectral::ntt::{forward_portable, NttTables};
 use montlab_core::spectral::{forward, SpectralParams};
-use montlab_core::{MontParams, OddModulus};
+use montlab_core::{MontParams, OddModulus, Stop};
 
 mod common;
 use common::Rng;
@@ -55,7 +57,7 @@ fn median<F: FnMut()>(rounds: usize, reps: usize, mut f: F) -> f64 {
     v[v.len() / 2]
 }
 
-fn time_kernel<K: MontKernel>(name: &str, k: &K, x: &[u64], y: &[u64], e: &[u64], bits: usize) {
+fn time_kernel<K: CtKernel>(name: &str, k: &K, x: &[u64], y: &[u64], e: &[u64], bits: usize) {
     let mut sc = k.scratch();
     let xm = k.to_mont(x, &mut sc);
     let mut ym = k.to_mont(y, &mut sc);
@@ -65,19 +67,25 @@ fn time_kernel<K: MontKernel>(name: &str, k: &K, x: &[u64], y: &[u64], e: &[u64]
     let sqr = median(7, reps, || k.sqr(&xm, &mut out, &mut sc));
     k.prepare(&mut ym, &mut sc);
     let mulp = median(7, reps, || k.mul(&xm, &ym, &mut out, &mut sc));
-    let pow = if bits <= 65536 {
-        median(if bits >= 32768 { 1 } else { 3 }, 1, || {
+    let (pow, sec) = if bits <= 65536 {
+        let rounds = if bits >= 32768 { 1 } else { 3 };
+        let pow = median(rounds, 1, || {
             std::hint::black_box(window::pow_vartime_with(k, x, e));
-        })
+        });
+        let sec = median(rounds, 1, || {
+            std::hint::black_box(fixed::pow_sec_with(k, x, e, Stop::never()).expect("no stop"));
+        });
+        (pow, sec)
     } else {
-        f64::NAN
+        (f64::NAN, f64::NAN)
     };
     println!(
-        "{bits:>6} {name:<8} mul {:>10.2} us  sqr {:>10.2} us  mul(prepared) {:>10.2} us  pow {:>10.3} ms",
+        "{bits:>6} {name:<8} mul {:>10.2} us  sqr {:>10.2} us  mul(prepared) {:>10.2} us  pow {:>10.3} ms  pow_sec {:>10.3} ms",
         mul * 1e6,
         sqr * 1e6,
         mulp * 1e6,
-        pow * 1e3
+        pow * 1e3,
+        sec * 1e3
     );
 }
 

@@ -1,0 +1,101 @@
+"""What the release profile's overflow checks cost in the kernels: ``kernel_timings`` (crate
+``montlab-core``) built twice, as the release profile has it (``overflow-checks = true``) and
+with ``CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=false`` (its own target directory), run in
+alternating rounds on the same seeded operands. Each round runs both binaries on the word
+level's MULX/ADX rows and AVX2 transforms as the CPU offers them, and on the portable loops
+(``MONTLAB_NO_ADX=1 MONTLAB_NO_AVX2=1 MONTLAB_NO_IFMA=1``). The ratio checked/unchecked
+within a round is the figure to read on a shared machine; above 1 the checks cost time.
+
+    .venv/bin/python bench/overflow_checks.py --json docs/overflow-checks.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from record import write_record
+
+REPO = Path(__file__).resolve().parents[1]
+LINE = re.compile(
+    r"^\s*(\d+) (\w+)\s+mul\s+([0-9.]+) us\s+sqr\s+([0-9.]+) us\s+mul\(prepared\)\s+([0-9.]+) us"
+    r"\s+pow\s+([0-9.]+) ms\s+pow_sec\s+([0-9.]+) ms",
+    re.M,
+)
+FIELDS = ("mul_us", "sqr_us", "mulp_us", "pow_ms", "sec_ms")
+PORTABLE = {"MONTLAB_NO_ADX": "1", "MONTLAB_NO_AVX2": "1", "MONTLAB_NO_IFMA": "1"}
+
+
+def build(checks: bool) -> Path:
+    """The example built with the overflow checks on (the profile's setting) or off."""
+    target = REPO / "target" if checks else REPO / "target" / "overflow-checks-off"
+    env = {**os.environ, "CARGO_TARGET_DIR": str(target)}
+    env["CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS"] = "true" if checks else "false"
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "montlab-core", "--example", "kernel_timings"],
+        cwd=REPO,
+        env=env,
+        check=True,
+    )
+    return target / "release" / "examples" / "kernel_timings"
+
+
+def run(binary: Path, sizes: list[int], extra_env: dict[str, str]) -> dict[tuple[int, str], dict]:
+    """One run: per (bits, kernel) the five timings."""
+    out = subprocess.run(
+        [str(binary), *map(str, sizes)],
+        env={**os.environ, **extra_env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rows = {}
+    for m in LINE.finditer(out):
+        bits, kernel, *vals = m.groups()
+        rows[(int(bits), kernel)] = dict(zip(FIELDS, map(float, vals), strict=True))
+    if not rows:
+        raise SystemExit(f"{binary}: no timing lines in its output:\n{out}")
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="2048,4096,16384", help="bit sizes, comma-separated")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    binaries = {True: build(True), False: build(False)}
+    paths = {"dispatched": {}, "portable": PORTABLE}
+    # rounds[path][checks] = list of runs
+    runs: dict[str, dict[bool, list[dict]]] = {p: {True: [], False: []} for p in paths}
+    for r in range(args.rounds):
+        order = [True, False] if r % 2 == 0 else [False, True]
+        for path, env in paths.items():
+            for checks in order:
+                runs[path][checks].append(run(binaries[checks], sizes, env))
+        print(f"round {r + 1}/{args.rounds} done", flush=True)
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        for key in sorted(runs[path][True][0]):
+            row: dict[str, Any] = {"path": path, "bits": key[0], "kernel": key[1]}
+            for f in FIELDS:
+                on = statistics.median(run[key][f] for run in runs[path][True])
+                off = statistics.median(run[key][f] for run in runs[path][False])
+                row[f] = {"checks": on, "no_checks": off, "ratio": on / off}
+            rows.append(row)
+    print(f"{'path':<10} {'bits':>6} {'kernel':<8} " + " ".join(f"{f:>8}" for f in FIELDS))
+    for row in rows:
+        cells = " ".join(f"{row[f]['ratio']:>8.3f}" for f in FIELDS)
+        print(f"{row['path']:<10} {row['bits']:>6} {row['kernel']:<8} {cells}")
+    if args.json:
+        write_record(args.json, rounds=args.rounds, sizes=sizes, rows=rows)
+
+
+if __name__ == "__main__":
+    main()
