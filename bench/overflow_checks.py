@@ -4,7 +4,8 @@ with ``CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=false`` (its own target directory),
 alternating rounds on the same seeded operands. Each round runs both binaries on the word
 level's MULX/ADX rows and AVX2 transforms as the CPU offers them, and on the portable loops
 (``MONTLAB_NO_ADX=1 MONTLAB_NO_AVX2=1 MONTLAB_NO_IFMA=1``). The ratio checked/unchecked
-within a round is the figure to read on a shared machine; above 1 the checks cost time.
+within a round is the figure to read on a shared machine (each row gives the median of the
+rounds' ratios and their range); above 1 the checks cost time.
 
     .venv/bin/python bench/overflow_checks.py --json docs/overflow-checks.json
 """
@@ -65,8 +66,8 @@ def run(binary: Path, sizes: list[int], extra_env: dict[str, str]) -> dict[tuple
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="2048,4096,16384", help="bit sizes, comma-separated")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--sizes", default="2048,4096,8192", help="bit sizes, comma-separated")
+    ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -85,13 +86,22 @@ def main() -> None:
         for key in sorted(runs[path][True][0]):
             row: dict[str, Any] = {"path": path, "bits": key[0], "kernel": key[1]}
             for f in FIELDS:
-                on = statistics.median(run[key][f] for run in runs[path][True])
-                off = statistics.median(run[key][f] for run in runs[path][False])
-                row[f] = {"checks": on, "no_checks": off, "ratio": on / off}
+                pairs = list(zip(runs[path][True], runs[path][False], strict=True))
+                ratios = sorted(on[key][f] / off[key][f] for on, off in pairs)
+                row[f] = {
+                    "checks": statistics.median(on[key][f] for on, _ in pairs),
+                    "no_checks": statistics.median(off[key][f] for _, off in pairs),
+                    "ratio": statistics.median(ratios),
+                    "ratio_range": [ratios[0], ratios[-1]],
+                }
             rows.append(row)
-    print(f"{'path':<10} {'bits':>6} {'kernel':<8} " + " ".join(f"{f:>8}" for f in FIELDS))
+    print("checked / unchecked, median of the rounds' ratios (their range)")
+    print(f"{'path':<10} {'bits':>6} {'kernel':<8} " + " ".join(f"{f:>18}" for f in FIELDS))
     for row in rows:
-        cells = " ".join(f"{row[f]['ratio']:>8.3f}" for f in FIELDS)
+        cells = " ".join(
+            f"{row[f]['ratio']:>6.2f} ({row[f]['ratio_range'][0]:.2f}-{row[f]['ratio_range'][1]:.2f})"
+            for f in FIELDS
+        )
         print(f"{row['path']:<10} {row['bits']:>6} {row['kernel']:<8} {cells}")
     if args.json:
         write_record(args.json, rounds=args.rounds, sizes=sizes, rows=rows)
