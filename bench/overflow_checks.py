@@ -5,7 +5,10 @@ alternating rounds on the same seeded operands. Each round runs both binaries on
 level's MULX/ADX rows and AVX2 transforms as the CPU offers them, and on the portable loops
 (``MONTLAB_NO_ADX=1 MONTLAB_NO_AVX2=1 MONTLAB_NO_IFMA=1``). The ratio checked/unchecked
 within a round is the figure to read on a shared machine (each row gives the median of the
-rounds' ratios and their range); above 1 the checks cost time.
+rounds' ratios and their range); above 1 the checks cost time. Where valgrind is installed it
+also counts the instructions of a fixed workload (``kernel_timings work``) under callgrind with
+each binary: deterministic, so the ratio is exact, and an upper bound on what the checks'
+compare-and-branch pairs (never taken) can cost in time.
 
     .venv/bin/python bench/overflow_checks.py --json docs/overflow-checks.json
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 from pathlib import Path
@@ -64,6 +68,34 @@ def run(binary: Path, sizes: list[int], extra_env: dict[str, str]) -> dict[tuple
     return rows
 
 
+def instructions(binary: Path, kernel: str, bits: int, extra_env: dict[str, str]) -> int:
+    """Instructions of ``kernel_timings work KERNEL BITS`` under callgrind."""
+    res = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+        + [str(binary), "work", kernel, str(bits)],
+        env={**os.environ, **extra_env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    m = re.search(r"Collected : (\d+)", res.stderr)
+    if m is None:
+        raise SystemExit(f"callgrind printed no instruction count:\n{res.stderr}")
+    return int(m.group(1))
+
+
+def count(binaries: dict[bool, Path], sizes: list[int], paths: dict) -> list[dict[str, Any]]:
+    rows = []
+    for path, env in paths.items():
+        for bits in sizes:
+            for kernel in ("word", "spectral"):
+                on, off = (instructions(binaries[c], kernel, bits, env) for c in (True, False))
+                row = {"path": path, "bits": bits, "kernel": kernel, "checks": on}
+                rows.append({**row, "no_checks": off, "ratio": on / off})
+                print(f"{path:<10} {bits:>6} {kernel:<8} instructions {on / off:.4f}", flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="2048,4096,8192", help="bit sizes, comma-separated")
@@ -103,8 +135,9 @@ def main() -> None:
             for f in FIELDS
         )
         print(f"{row['path']:<10} {row['bits']:>6} {row['kernel']:<8} {cells}")
+    counts = count(binaries, sizes, paths) if shutil.which("valgrind") else []
     if args.json:
-        write_record(args.json, rounds=args.rounds, sizes=sizes, rows=rows)
+        write_record(args.json, rounds=args.rounds, sizes=sizes, rows=rows, instructions=counts)
 
 
 if __name__ == "__main__":

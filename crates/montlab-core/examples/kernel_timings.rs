@@ -13,6 +13,9 @@
 //! * `kernel_timings transforms [BITS ...]`: one forward transform of a BITS-bit operand three
 //!   ways: Goldilocks (p = 2^64 - 2^32 + 1, 16-bit coefficients, radix 2) and the three
 //!   50-bit primes (64-bit coefficients), portable and IFMA.
+//! * `kernel_timings work KERNEL BITS`: a fixed, untimed workload on `word` or `spectral`
+//!   (100 products, 100 squarings, one exponentiation and one `pow_sec`, full-width exponent),
+//!   for counting instructions under a tool such as callgrind.
 //!
 //! Run as `cargo run --release -p montlab-core --example kernel_timings -- ARGS`.
 
@@ -87,6 +90,23 @@ fn time_kernel<K: CtKernel>(name: &str, k: &K, x: &[u64], y: &[u64], e: &[u64], 
         pow * 1e3,
         sec * 1e3
     );
+}
+
+/// The fixed workload of `work` on kernel `k`.
+fn work<K: CtKernel>(k: &K, x: &[u64], y: &[u64], e: &[u64]) {
+    let mut sc = k.scratch();
+    let mut acc = k.to_mont(x, &mut sc);
+    let ym = k.to_mont(y, &mut sc);
+    let mut out = acc.clone();
+    for _ in 0..100 {
+        k.mul(&acc, &ym, &mut out, &mut sc);
+        std::mem::swap(&mut acc, &mut out);
+        k.sqr(&acc, &mut out, &mut sc);
+        std::mem::swap(&mut acc, &mut out);
+    }
+    std::hint::black_box(&acc);
+    std::hint::black_box(window::pow_vartime_with(k, x, e));
+    std::hint::black_box(fixed::pow_sec_with(k, x, e, Stop::never()).expect("no stop"));
 }
 
 /// Alternating rounds of word-level and spectral timings, medians per size.
@@ -266,6 +286,21 @@ fn main() {
             for bits in [8192, 65536] {
                 transforms(bits);
             }
+        }
+        return;
+    }
+    if args.first().map(String::as_str) == Some("work") {
+        let kernel = args.get(1).expect("work KERNEL BITS");
+        let bits: usize = args
+            .get(2)
+            .and_then(|a| a.parse().ok())
+            .expect("a bit count");
+        let (n, x, y, e) = operands(&mut Rng(0x5eed), bits.div_ceil(64));
+        let modulus = OddModulus::new(&n).unwrap();
+        match kernel.as_str() {
+            "word" => work(&MontParams::new(modulus), &x, &y, &e),
+            "spectral" => work(&SpectralParams::new(&modulus).unwrap(), &x, &y, &e),
+            other => panic!("work: unknown kernel {other} (word or spectral)"),
         }
         return;
     }
