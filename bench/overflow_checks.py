@@ -99,7 +99,7 @@ def count(binaries: dict[bool, Path], sizes: list[int], paths: dict) -> list[dic
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="2048,4096,8192", help="bit sizes, comma-separated")
-    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--rounds", type=int, default=9, help="timed rounds (0: count only)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -114,7 +114,7 @@ def main() -> None:
                 runs[path][checks].append(run(binaries[checks], sizes, env))
         print(f"round {r + 1}/{args.rounds} done", flush=True)
     rows: list[dict[str, Any]] = []
-    for path in paths:
+    for path in paths if args.rounds else []:
         for key in sorted(runs[path][True][0]):
             row: dict[str, Any] = {"path": path, "bits": key[0], "kernel": key[1]}
             for f in FIELDS:
@@ -127,8 +127,9 @@ def main() -> None:
                     "ratio_range": [ratios[0], ratios[-1]],
                 }
             rows.append(row)
-    print("checked / unchecked, median of the rounds' ratios (their range)")
-    print(f"{'path':<10} {'bits':>6} {'kernel':<8} " + " ".join(f"{f:>18}" for f in FIELDS))
+    if rows:
+        print("checked / unchecked, median of the rounds' ratios (their range)")
+        print(f"{'path':<10} {'bits':>6} {'kernel':<8} " + " ".join(f"{f:>18}" for f in FIELDS))
     for row in rows:
         cells = " ".join(
             f"{row[f]['ratio']:>6.2f} ({row[f]['ratio_range'][0]:.2f}-{row[f]['ratio_range'][1]:.2f})"
