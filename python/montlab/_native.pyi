@@ -175,7 +175,7 @@ class FastModulus:
         product, then a Barrett reduction) or "montgomery" (two Montgomery products)."""
     @property
     def pow_sec_kernel(self) -> str:
-        """Registry id of the kernel of pow_sec: "amm" (AVX-512 IFMA, 513 bits and up), "cios",
+        """Registry id of the kernel of pow_sec: "amm" (AVX-512 IFMA, 513 to 52830 bits), "cios",
         or "spectral" from the table's spectral_sec_bits (N with a spectral kernel, without
         IFMA). Builds nothing."""
     @property
@@ -203,8 +203,9 @@ class FastModulus:
     def pow_sec(self, base: SupportsIndex, exp: SupportsIndex, exp_bits: int | None = None) -> int:
         """base ** exp mod N in constant time in base and the exponent bits (fixed window on
         pow_sec_kernel: the word level, or spectral from the table's spectral_sec_bits).
-        The exponent runs to a public length: exp_bits when given (a longer exponent raises
-        OperandError), else N's length or its own if longer; never trimmed to its top bit."""
+        The exponent runs to a public length: exp_bits when given (at most 2^24; a longer
+        exponent raises OperandError), else N's length or its own if longer; never trimmed to
+        its top bit."""
     def __call__(self, x: SupportsIndex) -> Residue:
         """The residue of x (any int, taken mod N), in Montgomery form in native memory."""
     def from_form(self, form: SupportsIndex) -> Residue:
@@ -235,8 +236,9 @@ class FastModulus:
         exp_bits: int | None = None,
     ) -> list[int]:
         """[b ** e mod N] per base (one exponent for all, or one per base), on all cores, each
-        as pow_sec. Every exponent runs to one public length: exp_bits when given, else N's
-        length or the longest exponent's if longer."""
+        as pow_sec. Every exponent runs to one public length: exp_bits when given (at most
+        2^24; a longer exponent raises OperandError), else N's length or the longest
+        exponent's if longer. Bad input raises OperandError before any work."""
 
 @final
 class Residue:

@@ -269,7 +269,7 @@ def test_pow_sec_many(rng: random.Random) -> None:
     for bits in (64, 1024, 2048):
         n = random_modulus(rng, bits)
         m = FastModulus(n)
-        k = scaled(5)
+        k = max(3, scaled(5))
         bs = [rng.randrange(n) for _ in range(k - 2)] + [0, n - 1]
         es = [rng.getrandbits(bits) for _ in range(k - 3)] + [0, 1, (1 << bits) - 1]
         want = [pow(b, e, n) for b, e in zip(bs, es, strict=True)]

@@ -30,7 +30,8 @@
 //! constants need O(s^2 64) limb operations, `spectral` a modular inverse and 3 transforms,
 //! `ntt_redc` a 2-adic inverse and 3 transforms, then R^2 mod N on its second conversion).
 //! Batch calls check every operand first, then run on rayon's pool; results come back in
-//! input order. Variable time except [`FastModulus::pow_sec`].
+//! input order. Variable time except [`FastModulus::pow_sec`] and
+//! [`FastModulus::pow_sec_many`].
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -217,6 +218,13 @@ pub(crate) fn batch_lengths(left: usize, right: usize) -> Result<(), MontError> 
         return Err(MontError::BatchLengthMismatch { left, right });
     }
     Ok(())
+}
+
+/// `exp` as exactly `limbs` limbs, leading zero limbs dropped or added (its value must fit).
+fn pad_exponent(exp: &[Limb], limbs: usize) -> Vec<Limb> {
+    let mut e = exp[..limb::normalized_len(exp).min(limbs)].to_vec();
+    e.resize(limbs, 0);
+    e
 }
 
 /// Which kernel an operation runs on.
@@ -668,9 +676,7 @@ impl FastModulus {
             }
             None => exp.len().max(self.modulus.limbs()),
         };
-        let mut e = exp[..crate::limb::normalized_len(exp).min(len)].to_vec();
-        e.resize(len, 0);
-        Ok(e)
+        Ok(pad_exponent(exp, len))
     }
 
     /// [`FastModulus::pow_sec`], ended early once `stop` is requested (a public flag, checked
@@ -815,9 +821,8 @@ impl FastModulus {
     /// when stated, else N's length or the longest exponent's if longer.
     ///
     /// # Errors
-    /// [`MontError::EmptyBatch`], [`MontError::BatchLengthMismatch`],
-    /// [`MontError::OperandOutOfRange`] naming `base`, [`MontError::ExponentTooLong`] (all
-    /// checked before any work), [`MontError::SecModulusTooLarge`] as `pow_sec`.
+    /// [`MontError::SecModulusTooLarge`] as `pow_sec`; as [`FastModulus::sec_batch_limbs`];
+    /// [`MontError::OperandOutOfRange`] naming `base`. All checked before any work.
     pub fn pow_sec_many<B: AsRef<[Limb]> + Sync, E: AsRef<[Limb]> + Sync>(
         &self,
         bases: &[B],
@@ -845,7 +850,7 @@ impl FastModulus {
                 max: SPECTRAL_MAX_BITS,
             });
         }
-        let bits = self.sec_batch_bits(bases.len(), exps, exp_bits)?;
+        let limbs = self.sec_batch_limbs(bases.len(), exps, exp_bits)?;
         let bases: Vec<Vec<Limb>> = bases
             .iter()
             .map(|b| self.operand(b.as_ref(), "base"))
@@ -856,33 +861,35 @@ impl FastModulus {
             .zip(exps.par_iter())
             .with_min_len(1)
             // Each worker pads its own exponent: one padded copy per thread at a time.
-            .map(|(b, e)| self.pow_sec_until(b, &self.sec_exponent(e.as_ref(), Some(bits))?, stop))
+            .map(|(b, e)| self.pow_sec_until(b, &pad_exponent(e.as_ref(), limbs), stop))
             .collect()
     }
 
-    /// The one public exponent length of a constant-time batch (see
-    /// [`FastModulus::pow_sec_many`]), after checking the batch's lengths, `exp_bits` and
-    /// every exponent against it.
-    fn sec_batch_bits<E: AsRef<[Limb]>>(
+    /// The one public exponent length, in limbs, of a constant-time batch of `count` bases
+    /// (see [`FastModulus::pow_sec_many`]): `exp_bits` when stated, else N's length or the
+    /// longest exponent's if longer.
+    ///
+    /// # Errors
+    /// [`MontError::EmptyBatch`], [`MontError::BatchLengthMismatch`],
+    /// [`MontError::ExpBitsTooLarge`], or [`MontError::ExponentTooLong`] for an exponent
+    /// longer than `exp_bits`.
+    pub fn sec_batch_limbs<E: AsRef<[Limb]>>(
         &self,
         count: usize,
         exps: &[E],
         exp_bits: Option<u64>,
-    ) -> Result<u64, MontError> {
+    ) -> Result<usize, MontError> {
         batch_lengths(count, exps.len())?;
-        let bits = match exp_bits {
-            Some(bits) if bits > SEC_EXP_MAX_BITS => {
-                return Err(MontError::ExpBitsTooLarge {
-                    bits,
-                    max: SEC_EXP_MAX_BITS,
-                })
-            }
-            Some(bits) => bits,
-            None => {
-                let longest = exps.iter().map(|e| limb::normalized_len(e.as_ref())).max();
-                64 * longest.unwrap_or(0).max(self.modulus.limbs()) as u64
-            }
+        let Some(bits) = exp_bits else {
+            let longest = exps.iter().map(|e| limb::normalized_len(e.as_ref())).max();
+            return Ok(longest.unwrap_or(0).max(self.modulus.limbs()));
         };
+        if bits > SEC_EXP_MAX_BITS {
+            return Err(MontError::ExpBitsTooLarge {
+                bits,
+                max: SEC_EXP_MAX_BITS,
+            });
+        }
         for e in exps {
             let have = limb::bit_len(e.as_ref());
             if have > bits {
@@ -892,7 +899,7 @@ impl FastModulus {
                 });
             }
         }
-        Ok(bits)
+        Ok(bits.div_ceil(64) as usize) // at most 2^18
     }
 
     /// Checks the two lists of a batch and every operand in them.

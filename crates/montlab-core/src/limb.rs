@@ -151,8 +151,7 @@ pub(crate) fn ct_double_mod(x: &mut [Limb], n: &[Limb], count: usize) {
             top = l >> (LIMB_BITS - 1);
         }
         // 2x < 2n: keep 2x - n unless it borrowed with no bit shifted out.
-        let borrow = ct_sub(&mut reduced, &doubled, n);
-        ct_select_assign(&mut reduced, &doubled, (top ^ 1) & borrow);
+        ct_reduce_once(&mut reduced, &doubled, top, n);
         x.copy_from_slice(&reduced);
     }
 }

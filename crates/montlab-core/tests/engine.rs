@@ -237,6 +237,26 @@ fn batches_keep_input_order() {
     }
 }
 
+/// With no stated length an exponent longer than 2^24 bits runs to its own length, as in
+/// `pow_sec`: only a stated `exp_bits` has the cap (a one-limb N keeps it fast).
+#[test]
+fn pow_sec_many_takes_an_unstated_long_exponent() {
+    let n = 0xffff_ffff_ffff_ffc5_u64; // the largest 64-bit prime
+    let m = FastModulus::new(&[n]).unwrap();
+    let long: Vec<u64> = (0..(SEC_EXP_MAX_BITS / 64 + 1)).map(|i| i | 1).collect();
+    let got = m
+        .pow_sec_many(&[vec![3]], std::slice::from_ref(&long), None)
+        .unwrap();
+    // n is prime: 3^e = 3^(e mod (n - 1)) mod n (Fermat), a short oracle call.
+    let e = big(&long) % BigUint::from(n - 1);
+    let want = oracle_pow(&BigUint::from(3u8), &e, &BigUint::from(n));
+    assert_eq!(
+        strip(got[0].clone()),
+        limbs(&want),
+        "2^24 + 64-bit exponent"
+    );
+}
+
 #[test]
 fn rejects_bad_input() {
     assert_eq!(

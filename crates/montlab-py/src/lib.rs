@@ -301,6 +301,20 @@ enum Exponents {
     Many(IntList),
 }
 
+impl Exponents {
+    /// The exponents' limbs, one entry per base (`count` of them): one exponent for all is
+    /// shared, not copied per base.
+    fn limbs(self, count: usize) -> Result<Vec<Arc<[u64]>>, Error> {
+        match self {
+            Exponents::One(e) => Ok(vec![Arc::from(exponent_limbs(&e)?); count]),
+            Exponents::Many(es) => es
+                .iter()
+                .map(|e| exponent_limbs(e).map(Arc::from))
+                .collect(),
+        }
+    }
+}
+
 impl<'a, 'py> FromPyObject<'a, 'py> for Exponents {
     type Error = PyErr;
 
@@ -403,7 +417,7 @@ impl FastModulus {
         py.detach(|| self.inner.mul_reduction())
     }
 
-    /// Kernel of `pow_sec` (constant time): "amm" (AVX-512 IFMA, 513 bits and up), "cios", or
+    /// Kernel of `pow_sec` (constant time): "amm" (AVX-512 IFMA, 513 to 52830 bits), "cios", or
     /// "spectral" from the table's `spectral_sec_bits` (where N has a spectral kernel and IFMA
     /// is not in use). A query: builds nothing.
     #[getter]
@@ -524,7 +538,7 @@ impl FastModulus {
 
     /// base ** exp mod N in constant time in base and the exponent bits (fixed window on
     /// `pow_sec_kernel`: the word level, or spectral from `spectral_sec_bits`). The exponent
-    /// runs to a public length: `exp_bits` when given (a longer exponent raises
+    /// runs to a public length: `exp_bits` when given (at most 2^24; a longer exponent raises
     /// `OperandError`), else N's length or the exponent's own if longer; never trimmed to its
     /// top set bit.
     #[pyo3(signature = (base, exp, exp_bits = None))]
@@ -546,8 +560,9 @@ impl FastModulus {
 
     /// [b ** e mod N] for each base b, with one exponent for all or one per base, on all
     /// cores, in input order, each as `pow_sec` (constant time in the bases and the exponent
-    /// bits). Every exponent runs to one public length: `exp_bits` when given, else N's length
-    /// or the longest exponent's if longer.
+    /// bits). Every exponent runs to one public length: `exp_bits` when given (at most 2^24;
+    /// a longer exponent raises `OperandError`), else N's length or the longest exponent's if
+    /// longer.
     #[pyo3(signature = (bases, exps, exp_bits = None))]
     fn pow_sec_many(
         &self,
@@ -557,19 +572,11 @@ impl FastModulus {
         exp_bits: Option<u64>,
     ) -> Result<Vec<BigUint>, Error> {
         let bases = batch_limbs(&bases, "base")?;
-        let exps = match exps {
-            Exponents::One(e) => vec![exponent_limbs(&e)?; bases.len()],
-            Exponents::Many(es) => es.iter().map(exponent_limbs).collect::<Result<_, _>>()?,
-        };
-        // Every exponent runs to the batch's public length (a stated one above the most
-        // pow_sec takes is refused before any work).
-        let s = self.inner.modulus().len();
-        let longest = exps.iter().map(Vec::len).max().unwrap_or(0).max(s);
-        let bits = exp_bits
-            .unwrap_or(64 * longest as u64)
-            .min(montlab_core::engine::SEC_EXP_MAX_BITS);
-        let products = pow_products_bits(bits).saturating_mul(bases.len() as u128);
-        let work = interrupt::work(s, products);
+        let exps = exps.limbs(bases.len())?;
+        // Every exponent runs to the batch's public length (checked here, before any work).
+        let limbs = self.inner.sec_batch_limbs(bases.len(), &exps, exp_bits)?;
+        let products = pow_products_bits(64 * limbs as u64).saturating_mul(bases.len() as u128);
+        let work = interrupt::work(self.inner.modulus().len(), products);
         let m = Arc::clone(&self.inner);
         let out = interrupt::run(py, work, move |stop| {
             m.pow_sec_many_until(&bases, &exps, exp_bits, stop)
@@ -623,10 +630,7 @@ impl FastModulus {
             residue::Batch::Ints(b) => b.len(),
             residue::Batch::Residues(b) => b.len(),
         };
-        let exps = match exps {
-            Exponents::One(e) => vec![exponent_limbs(&e)?; count],
-            Exponents::Many(es) => es.iter().map(exponent_limbs).collect::<Result<_, _>>()?,
-        };
+        let exps = exps.limbs(count)?;
         let products = exps.iter().map(|e| pow_products(e)).sum();
         let work = interrupt::work(self.inner.modulus().len(), products);
         let m = Arc::clone(&self.inner);

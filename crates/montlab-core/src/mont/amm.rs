@@ -509,23 +509,24 @@ mod simd {
                 hi[j] = _mm512_madd52hi_epu64(zero, va[j], vb);
             }
             // y_i = (t_0 + a_0 b_i) k0 mod 2^52. Lanes stay below 2^64 (k <= MAX_DIGITS), so
-            // no sum overflows.
-            let ab = u128::from(a0) * u128::from(bi);
-            let t = t0 + (ab as u64 & MASK52);
+            // no sum overflows: the sums on these secret values wrap by name, so the release
+            // profile's overflow checks add no branch on them.
+            let ab = u128::from(a0).wrapping_mul(u128::from(bi));
+            let t = t0.wrapping_add(ab as u64 & MASK52);
             let y = t.wrapping_mul(k0) & MASK52;
             let vy = _mm512_set1_epi64(y as i64);
             for j in 0..V {
                 acc[j] = _mm512_madd52lo_epu64(acc_lo[j], vn[j], vy);
                 hi[j] = _mm512_madd52hi_epu64(hi[j], vn[j], vy);
             }
-            let ny = u128::from(n0) * u128::from(y);
-            let carry = (t + (ny as u64 & MASK52)) >> 52;
+            let ny = u128::from(n0).wrapping_mul(u128::from(y));
+            let carry = t.wrapping_add(ny as u64 & MASK52) >> 52;
             t0 = t1
-                + (a1.wrapping_mul(bi) & MASK52)
-                + (n1.wrapping_mul(y) & MASK52)
-                + (ab >> 52) as u64
-                + (ny >> 52) as u64
-                + carry;
+                .wrapping_add(a1.wrapping_mul(bi) & MASK52)
+                .wrapping_add(n1.wrapping_mul(y) & MASK52)
+                .wrapping_add((ab >> 52) as u64)
+                .wrapping_add((ny >> 52) as u64)
+                .wrapping_add(carry);
             // Lane 0 is now 0 mod 2^52: shift it out, keep its carry, add the high halves.
             hi[0] = _mm512_add_epi64(hi[0], _mm512_maskz_srli_epi64(1, acc[0], 52));
             for j in 0..V {
@@ -708,17 +709,18 @@ mod simd {
         /// that round's y and lane 0 after it.
         #[inline(always)]
         fn round(&self, t0: u64, t1: u64, bi: u64) -> (u64, u64) {
-            let ab = u128::from(self.a0) * u128::from(bi);
-            let t = t0 + (ab as u64 & MASK52);
+            // As in the one-round core: below 2^64, wrapping by name (no checked branch).
+            let ab = u128::from(self.a0).wrapping_mul(u128::from(bi));
+            let t = t0.wrapping_add(ab as u64 & MASK52);
             let y = t.wrapping_mul(self.k0) & MASK52;
-            let ny = u128::from(self.n0) * u128::from(y);
-            let carry = (t + (ny as u64 & MASK52)) >> 52;
+            let ny = u128::from(self.n0).wrapping_mul(u128::from(y));
+            let carry = t.wrapping_add(ny as u64 & MASK52) >> 52;
             let next = t1
-                + (self.a1.wrapping_mul(bi) & MASK52)
-                + (self.n1.wrapping_mul(y) & MASK52)
-                + (ab >> 52) as u64
-                + (ny >> 52) as u64
-                + carry;
+                .wrapping_add(self.a1.wrapping_mul(bi) & MASK52)
+                .wrapping_add(self.n1.wrapping_mul(y) & MASK52)
+                .wrapping_add((ab >> 52) as u64)
+                .wrapping_add((ny >> 52) as u64)
+                .wrapping_add(carry);
             (y, next)
         }
     }

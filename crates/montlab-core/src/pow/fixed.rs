@@ -1,4 +1,4 @@
-//! `pow_sec`: constant-time fixed-window modular exponentiation on the word-level kernel.
+//! `pow_sec`: constant-time fixed-window modular exponentiation on a [`CtKernel`].
 //!
 //! Citation: A. Menezes, P. van Oorschot, S. Vanstone, "Handbook of Applied Cryptography",
 //! 1996, Algorithm 14.82 (left-to-right k-ary exponentiation), with every product a CIOS
@@ -15,11 +15,12 @@
 //! Timing: the sequence of operations depends only on `exp.len()` and `s`. Every window does k
 //! squarings and one product (also for a zero digit, with the table entry 1); the table entry
 //! is gathered by reading all 2^k entries and keeping one with a mask computed without a
-//! branch; both kernels end in a masked final subtraction. What is assumed: the target's
+//! branch; every kernel ends in a masked final subtraction. What is assumed: the target's
 //! 64x64->128 multiply is constant time (true of x86-64 and AArch64). [`pow_sec_with`] runs
-//! the same window on any [`CtKernel`]: the word level, or the spectral kernel (its portable
-//! loops; `crates/montlab-ct` checks both under valgrind). Left out: blinding of the base or
-//! the exponent.
+//! the same window on any [`CtKernel`]: `cios` + `sqr`, the IFMA kernel `amm`, or the spectral
+//! kernel. `crates/montlab-ct` checks `cios` and the spectral kernel (portable and AVX2 loops)
+//! under valgrind; valgrind has no AVX-512, so `amm` is checked only statistically
+//! (`bench/dudect.py`). Left out: blinding of the base or the exponent.
 
 use crate::error::MontError;
 use crate::limb::Limb;
@@ -69,7 +70,8 @@ pub(crate) fn pow_sec_reduced(
 
 /// A Montgomery kernel [`pow_sec_with`] runs on: its products and squarings take one path
 /// through code and memory whatever the values, and it reads a table entry by a full masked
-/// scan. The word level (`cios` + `sqr`) and the spectral kernel are such kernels.
+/// scan. The word level (`cios` + `sqr`, or `amm` on IFMA CPUs) and the spectral kernel are
+/// such kernels.
 pub trait CtKernel: MontKernel {
     /// R^2 mod N as an element, ready as a right operand: the factor into the domain.
     fn r2(&self) -> Self::Elem;
