@@ -219,8 +219,7 @@ fn reduce_ct(p: &MontParams, x: &[Limb]) -> Vec<Limb> {
     cios::mont_mul_into(p, &b, p.r2_mod_n(), &mut c, &mut t);
     // a + c < 2N: subtract N under a mask unless that borrows with no carry out.
     let carry = limb::ct_add(&mut b, &a, &c);
-    let borrow = limb::ct_sub(&mut a, &b, p.modulus());
-    limb::ct_select_assign(&mut a, &b, (carry ^ 1) & borrow);
+    limb::ct_reduce_once(&mut a, &b, carry, p.modulus());
     a
 }
 
@@ -288,6 +287,22 @@ mod tests {
                     check(&p, &q, &c, &dp, &dq);
                 }
             }
+        }
+    }
+
+    /// Where the IFMA kernels run, both halves of a key whose primes are 513 to 52830 bits wide
+    /// go to `amm` (the 9- and 16-limb pairs), and the others stay on `cios`: a silent fall
+    /// back to `cios` fails here (skipped without IFMA unless `MONTLAB_REQUIRE_IFMA` is set).
+    #[test]
+    fn ifma_halves_where_the_cpu_has_it() {
+        if !amm::ifma_or_skip("crt::ifma_halves_where_the_cpu_has_it") {
+            return;
+        }
+        for (p, q) in prime_pairs() {
+            let bits = 64 * p.to_u64_digits().len() as u64;
+            let want = IFMA_POW_BITS.contains(&bits);
+            assert_eq!(ifma_ct(&limbs(&p)).is_some(), want, "p of {bits} bits");
+            assert_eq!(ifma_ct(&limbs(&q)).is_some(), want, "q of {bits} bits");
         }
     }
 
