@@ -7,8 +7,8 @@ level's MULX/ADX rows and AVX2 transforms as the CPU offers them, and on the por
 within a round is the figure to read on a shared machine (each row gives the median of the
 rounds' ratios and their range); above 1 the checks cost time. Where valgrind is installed it
 also counts the instructions of a fixed workload (``kernel_timings work``) under callgrind with
-each binary: deterministic, so the ratio is exact, and an upper bound on what the checks'
-compare-and-branch pairs (never taken) can cost in time.
+each binary: deterministic, so the ratio is exact; the checks' extra instructions are
+compare-and-branch pairs that are never taken.
 
     .venv/bin/python bench/overflow_checks.py --json docs/overflow-checks.json
 """

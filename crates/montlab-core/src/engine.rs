@@ -660,23 +660,27 @@ impl FastModulus {
     /// [`MontError::ExponentTooLong`] when the exponent has more than `bits` bits;
     /// [`MontError::ExpBitsTooLarge`] when `bits` is above [`SEC_EXP_MAX_BITS`].
     pub fn sec_exponent(&self, exp: &[Limb], bits: Option<u64>) -> Result<Vec<Limb>, MontError> {
-        let len = match bits {
-            Some(max) => {
-                if max > SEC_EXP_MAX_BITS {
-                    return Err(MontError::ExpBitsTooLarge {
-                        bits: max,
-                        max: SEC_EXP_MAX_BITS,
-                    });
-                }
-                let have = crate::limb::bit_len(exp);
-                if have > max {
-                    return Err(MontError::ExponentTooLong { bits: have, max });
-                }
-                usize::try_from(max.div_ceil(64)).unwrap_or(usize::MAX)
-            }
-            None => exp.len().max(self.modulus.limbs()),
-        };
+        let len = self.sec_limbs(exp.len(), limb::bit_len(exp), bits)?;
         Ok(pad_exponent(exp, len))
+    }
+
+    /// The public exponent length in limbs for exponents of at most `limbs` limbs and `top`
+    /// bits: `bits` when stated (checked against [`SEC_EXP_MAX_BITS`] and `top`), else N's
+    /// limb count or `limbs` if longer. Shared by one exponent and a batch.
+    fn sec_limbs(&self, limbs: usize, top: u64, bits: Option<u64>) -> Result<usize, MontError> {
+        let Some(max) = bits else {
+            return Ok(limbs.max(self.modulus.limbs()));
+        };
+        if max > SEC_EXP_MAX_BITS {
+            return Err(MontError::ExpBitsTooLarge {
+                bits: max,
+                max: SEC_EXP_MAX_BITS,
+            });
+        }
+        if top > max {
+            return Err(MontError::ExponentTooLong { bits: top, max });
+        }
+        Ok(max.div_ceil(64) as usize) // at most 2^18
     }
 
     /// [`FastModulus::pow_sec`], ended early once `stop` is requested (a public flag, checked
@@ -696,16 +700,27 @@ impl FastModulus {
                 max: SPECTRAL_MAX_BITS,
             });
         }
+        self.pow_sec_checked(&self.operand(base, "base")?, exp, stop)
+    }
+
+    /// [`FastModulus::pow_sec_until`] on a base already checked (`s` limbs, below N) and an N
+    /// `pow_sec` takes: the kernel dispatch alone.
+    fn pow_sec_checked(
+        &self,
+        base: &[Limb],
+        exp: &[Limb],
+        stop: &Stop,
+    ) -> Result<Vec<Limb>, MontError> {
         // A predicted spectral kernel that N turns out not to have falls back to the word level.
         if self.pow_sec_kernel() == Kernel::Spectral {
             if let Some(k) = self.spectral() {
-                return fixed::pow_sec_with(k, &self.operand(base, "base")?, exp, stop);
+                return fixed::pow_sec_with(k, base, exp, stop);
             }
         }
-        if let Some(k) = self.word_ifma(&IFMA_POW_BITS) {
-            return fixed::pow_sec_with(k, &self.operand(base, "base")?, exp, stop);
+        match self.word_ifma(&IFMA_POW_BITS) {
+            Some(k) => fixed::pow_sec_with(k, base, exp, stop),
+            None => fixed::pow_sec_with(self.word(), base, exp, stop),
         }
-        fixed::pow_sec_until(self.word(), base, exp, stop)
     }
 
     /// The kernel `pow_sec` runs on: [`Kernel::Spectral`] from `spectral_sec_bits` (once
@@ -861,7 +876,7 @@ impl FastModulus {
             .zip(exps.par_iter())
             .with_min_len(1)
             // Each worker pads its own exponent: one padded copy per thread at a time.
-            .map(|(b, e)| self.pow_sec_until(b, &pad_exponent(e.as_ref(), limbs), stop))
+            .map(|(b, e)| self.pow_sec_checked(b, &pad_exponent(e.as_ref(), limbs), stop))
             .collect()
     }
 
@@ -880,26 +895,13 @@ impl FastModulus {
         exp_bits: Option<u64>,
     ) -> Result<usize, MontError> {
         batch_lengths(count, exps.len())?;
-        let Some(bits) = exp_bits else {
-            let longest = exps.iter().map(|e| limb::normalized_len(e.as_ref())).max();
-            return Ok(longest.unwrap_or(0).max(self.modulus.limbs()));
-        };
-        if bits > SEC_EXP_MAX_BITS {
-            return Err(MontError::ExpBitsTooLarge {
-                bits,
-                max: SEC_EXP_MAX_BITS,
-            });
-        }
-        for e in exps {
-            let have = limb::bit_len(e.as_ref());
-            if have > bits {
-                return Err(MontError::ExponentTooLong {
-                    bits: have,
-                    max: bits,
-                });
-            }
-        }
-        Ok(bits.div_ceil(64) as usize) // at most 2^18
+        let longest = exps.iter().map(|e| e.as_ref().len()).max().unwrap_or(0);
+        let top = exps
+            .iter()
+            .map(|e| limb::bit_len(e.as_ref()))
+            .max()
+            .unwrap_or(0);
+        self.sec_limbs(longest, top, exp_bits)
     }
 
     /// Checks the two lists of a batch and every operand in them.

@@ -153,27 +153,33 @@ impl IfmaParams {
         if !available() || k > MAX_DIGITS {
             return None;
         }
-        let vecs = k.div_ceil(LANES);
         let n64 = modulus.as_limbs().to_vec();
-        let n_big = BigUint::from_slice(
-            &n64.iter()
-                .flat_map(|&l| [l as u32, (l >> 32) as u32])
-                .collect::<Vec<_>>(),
-        );
+        let n_big = crate::bigarith::from_limbs(&n64);
         let r = (BigUint::from(1u8) << (52 * k)) % &n_big;
         let r2 = &r * &r % &n_big;
+        Some(Self::from_parts(
+            n64,
+            k,
+            &r.to_u64_digits(),
+            &r2.to_u64_digits(),
+        ))
+    }
+
+    /// The constants from N's limbs, k, R mod N and R^2 mod N (limbs, any length up to N's).
+    fn from_parts(n64: Vec<Limb>, k: usize, r: &[Limb], r2: &[Limb]) -> Self {
+        let vecs = k.div_ceil(LANES);
         let elem = |x: &[u64]| IfmaElem {
             d: to_digits(x, vecs),
         };
-        Some(Self {
+        Self {
             n: to_digits(&n64, vecs),
             k0: neg_inv_mod_2_64(n64[0]) & MASK52,
             k,
-            r: elem(&r.to_u64_digits()),
-            r2: elem(&r2.to_u64_digits()),
+            r: elem(r),
+            r2: elem(r2),
             unit: elem(&[1]),
             n64,
-        })
+        }
     }
 
     /// The constants of an odd N > 1 of exactly `s` limbs (top limb possibly zero) computed
@@ -187,24 +193,12 @@ impl IfmaParams {
         if !available() || k > MAX_DIGITS {
             return None;
         }
-        let vecs = k.div_ceil(LANES);
         let mut x = vec![0; s];
         x[0] = 1;
         limb::ct_double_mod(&mut x, n, 52 * k);
         let r = x.clone();
         limb::ct_double_mod(&mut x, n, 52 * k);
-        let elem = |x: &[u64]| IfmaElem {
-            d: to_digits(x, vecs),
-        };
-        Some(Self {
-            n: to_digits(n, vecs),
-            k0: neg_inv_mod_2_64(n[0]) & MASK52,
-            k,
-            r: elem(&r),
-            r2: elem(&x),
-            unit: elem(&[1]),
-            n64: n.to_vec(),
-        })
+        Some(Self::from_parts(n.to_vec(), k, &r, &x))
     }
 
     /// Digit count k; R = 2^(52 k).
@@ -226,9 +220,7 @@ impl IfmaParams {
     #[must_use]
     pub fn elem(&self, x: &[Limb]) -> IfmaElem {
         assert!(limb::cmp(x, &self.n64).is_lt(), "amm: element must be < N");
-        IfmaElem {
-            d: to_digits(x, self.vecs()),
-        }
+        self.wrap(x)
     }
 
     /// The element of a lazy value `x < 2N` (any length), the full input range of
