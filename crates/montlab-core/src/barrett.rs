@@ -24,6 +24,7 @@ use num_bigint::BigUint;
 
 use crate::bigarith;
 use crate::limb::{self, Limb, LIMB_BITS};
+use crate::mont::sqr::Rows;
 use crate::mont::{adx, sqr};
 use crate::params::OddModulus;
 
@@ -63,19 +64,17 @@ impl BarrettParams {
             "barrett: operands must be s limbs"
         );
         match adx::Adx::for_limbs(k) {
-            Some(adx) => {
-                self.mul_mod_with(x, y, &|r: &mut [Limb], a: &[Limb], v| adx.addmul_1(r, a, v))
-            }
-            None => self.mul_mod_with(x, y, &sqr::addmul_1),
+            Some(adx) => self.mul_mod_with(x, y, adx),
+            None => self.mul_mod_with(x, y, sqr::Portable),
         }
     }
 
-    /// [`BarrettParams::mul_mod`] on the given rows (`r += v a`, returning the carry).
+    /// [`BarrettParams::mul_mod`] on the given rows ([`sqr::Portable`] or the ADX rows).
     pub(crate) fn mul_mod_with(
         &self,
         x: &[Limb],
         y: Option<&[Limb]>,
-        row: &impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
+        rows: impl Rows,
     ) -> Vec<Limb> {
         let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
         debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
@@ -85,24 +84,24 @@ impl BarrettParams {
         match y {
             Some(y) => {
                 for (i, &xi) in x.iter().enumerate() {
-                    w[i + k] = row(&mut w[i..i + k], y, xi);
+                    w[i + k] = rows.addmul_1(&mut w[i..i + k], y, xi);
                 }
             }
-            None => sqr::square::<0>(x, w, row),
+            None => sqr::square::<0>(x, w, rows),
         }
         // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
         // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].
         let q1 = &w[k - 1..];
         for (i, &q1i) in q1.iter().enumerate() {
             let j0 = (k - 1).saturating_sub(i);
-            q2[i + k + 1] = row(&mut q2[i + j0..i + k + 1], &mu[j0..], q1i);
+            q2[i + k + 1] = rows.addmul_1(&mut q2[i + j0..i + k + 1], &mu[j0..], q1i);
         }
         let q3 = &q2[k + 1..];
         // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb k).
         let mut r = vec![0; k + 1];
         for (i, &q3i) in q3.iter().enumerate() {
             let len = k.min(k + 1 - i);
-            let c = row(&mut r[i..i + len], &n[..len], q3i);
+            let c = rows.addmul_1(&mut r[i..i + len], &n[..len], q3i);
             if i == 0 {
                 r[k] = c;
             }
@@ -163,14 +162,12 @@ mod tests {
                         let mut want = want.to_u64_digits();
                         want.resize(k, 0);
                         assert_eq!(
-                            p.mul_mod_with(&x, yy, &sqr::addmul_1),
+                            p.mul_mod_with(&x, yy, sqr::Portable),
                             want,
                             "k {k} case {case}"
                         );
                         if let Some(adx) = adx {
-                            let got = p.mul_mod_with(&x, yy, &|r: &mut [Limb], a: &[Limb], v| {
-                                adx.addmul_1(r, a, v)
-                            });
+                            let got = p.mul_mod_with(&x, yy, adx);
                             assert_eq!(got, want, "adx: k {k} case {case}");
                         }
                         assert_eq!(p.mul_mod(&x, yy), want, "dispatch: k {k} case {case}");

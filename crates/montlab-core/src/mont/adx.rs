@@ -8,13 +8,14 @@
 //! comparing Montgomery multiplication algorithms", IEEE Micro 16(3), 1996): each round one
 //! [`Adx::addmul_1`] pass `t += x_i y`, then m = t_0 N' mod 2^64 and a second pass
 //! `t = (t + m N) / 2^64`, the division a move of the accumulator's window one limb up. `sqr`
-//! takes [`Adx::addmul_1`] for every row of its square and of its REDC: one assembly row.
+//! runs the rows of its square ([`Adx::cross_products`]) and of its REDC ([`Adx::redc_rows`])
+//! as one assembly loop each.
 //!
 //! Word size 64, radix 2^64. [`Adx::cios_mul`]: x, y < N, `s` limbs each; out = x y R^-1 mod N,
 //! R = 2^(64 s), fully reduced by a branch-free final subtraction; accumulator `s + 2` limbs of
-//! a `2 s + 2`-limb scratch, t < 2N after every round, t < 2N + 2^64 N inside one. Each pass runs
-//! `len mod 4` single steps, then unrolled groups of four; the loop control
-//! (`lea`/`jrcxz`/`jmp`) leaves both flags alone.
+//! a `2 s + 2`-limb scratch, t < 2N after every round, t < 2N + 2^64 N inside one. A row runs
+//! one group of four limbs when `len / 4` is odd, then groups of eight, then `len mod 4` single
+//! steps; the loop control (`lea`/`jrcxz`/`jmp`) leaves both flags alone.
 //!
 //! The boundary: [`enabled`] (BMI2 and ADX present, `MONTLAB_NO_ADX` unset) gates the dispatch
 //! from [`MIN_LIMBS`] limbs; elsewhere the portable loops run. Results equal the portable
@@ -66,6 +67,165 @@ pub fn adx_or_skip(what: &str) -> bool {
         what,
         "this CPU lacks BMI2 or ADX",
     )
+}
+
+/// One MULX/ADX row over `len` limbs (in r11), as assembly text, over r (rdi) and a (rsi), v in
+/// rdx; both pointers end one past their last limb and the returned limb is in r10. The limbs
+/// go low to high: one group of four when `len / 4` is odd, then `len / 8` unrolled groups of
+/// eight, then `len mod 4` single steps. Per limb: MULX the product, ADOX its low word onto
+/// the previous high word (the product's own carry chain, OF), then `$neg` (nothing, or NOT,
+/// which leaves the flags alone), then ADCX onto r's limb (CF). `$start` sets up CF; `$end`
+/// turns the last high word, OF and CF into the returned limb. Once the chains start, nothing
+/// writes the flags but them: the loop control is `lea`/`jrcxz`/`jmp`, and the counts come
+/// out of r11 (`len / 8` in its low half, `len mod 4` in its high half) by `mov`/`rorx`.
+/// Clobbers r8 to r11 and rcx. Labels 2 to 8 are its own; the callers' loops use 9.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_text {
+    (start: $start:literal, neg: $neg:literal, end: $end:literal) => {
+        concat!(
+            "mov rcx, r11\n",
+            "shr rcx, 2\n",
+            "and ecx, 1\n",
+            "mov r8, r11\n",
+            "and r8d, 3\n",
+            "shl r8, 32\n",
+            "shr r11, 3\n",
+            "or r11, r8\n",
+            "xor r10d, r10d\n",
+            $start,
+            "\n",
+            "jrcxz 3f\n",
+            "mulx r9, r8, qword ptr [rsi]\n",
+            "adox r8, r10\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi]\n",
+            "mov qword ptr [rdi], r8\n",
+            "mulx r10, r8, qword ptr [rsi + 8]\n",
+            "adox r8, r9\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 8]\n",
+            "mov qword ptr [rdi + 8], r8\n",
+            "mulx r9, r8, qword ptr [rsi + 16]\n",
+            "adox r8, r10\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 16]\n",
+            "mov qword ptr [rdi + 16], r8\n",
+            "mulx r10, r8, qword ptr [rsi + 24]\n",
+            "adox r8, r9\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 24]\n",
+            "mov qword ptr [rdi + 24], r8\n",
+            "lea rsi, [rsi + 32]\n",
+            "lea rdi, [rdi + 32]\n",
+            "3:\n",
+            "mov ecx, r11d\n",
+            "jrcxz 8f\n",
+            "jmp 4f\n",
+            "8:\n",
+            "jmp 5f\n",
+            "4:\n",
+            "mulx r9, r8, qword ptr [rsi]\n",
+            "adox r8, r10\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi]\n",
+            "mov qword ptr [rdi], r8\n",
+            "mulx r10, r8, qword ptr [rsi + 8]\n",
+            "adox r8, r9\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 8]\n",
+            "mov qword ptr [rdi + 8], r8\n",
+            "mulx r9, r8, qword ptr [rsi + 16]\n",
+            "adox r8, r10\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 16]\n",
+            "mov qword ptr [rdi + 16], r8\n",
+            "mulx r10, r8, qword ptr [rsi + 24]\n",
+            "adox r8, r9\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 24]\n",
+            "mov qword ptr [rdi + 24], r8\n",
+            "mulx r9, r8, qword ptr [rsi + 32]\n",
+            "adox r8, r10\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 32]\n",
+            "mov qword ptr [rdi + 32], r8\n",
+            "mulx r10, r8, qword ptr [rsi + 40]\n",
+            "adox r8, r9\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 40]\n",
+            "mov qword ptr [rdi + 40], r8\n",
+            "mulx r9, r8, qword ptr [rsi + 48]\n",
+            "adox r8, r10\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 48]\n",
+            "mov qword ptr [rdi + 48], r8\n",
+            "mulx r10, r8, qword ptr [rsi + 56]\n",
+            "adox r8, r9\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi + 56]\n",
+            "mov qword ptr [rdi + 56], r8\n",
+            "lea rsi, [rsi + 64]\n",
+            "lea rdi, [rdi + 64]\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 5f\n",
+            "jmp 4b\n",
+            "5:\n",
+            "rorx rcx, r11, 32\n",
+            "mov ecx, ecx\n",
+            "6:\n",
+            "jrcxz 7f\n",
+            "mulx r9, r8, qword ptr [rsi]\n",
+            "adox r8, r10\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi]\n",
+            "mov qword ptr [rdi], r8\n",
+            "mov r10, r9\n",
+            "lea rsi, [rsi + 8]\n",
+            "lea rdi, [rdi + 8]\n",
+            "lea rcx, [rcx - 1]\n",
+            "jmp 6b\n",
+            "7:\n",
+            "mov r8, 0\n",
+            "adox r10, r8\n",
+            $end,
+            "\n",
+            "adcx r10, r8\n",
+        )
+    };
+}
+
+/// One row, `r[0..len] (+|-)= v a[0..len]` (see [`row_text`]), returning its last limb.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_asm {
+    ($r:expr, $a:expr, $v:expr, $len:expr, start: $start:literal, neg: $neg:literal, end: $end:literal) => {{
+        let out: Limb;
+        core::arch::asm!(
+            row_text!(start: $start, neg: $neg, end: $end),
+            inout("rdi") $r => _,
+            inout("rsi") $a => _,
+            inout("r11") $len => _,
+            out("rcx") _,
+            in("rdx") $v,
+            out("r8") _,
+            out("r9") _,
+            out("r10") out,
+            options(nostack),
+        );
+        out
+    }};
 }
 
 /// Proof that this CPU has BMI2 and ADX, through which the assembly rows are safe to call:
@@ -123,6 +283,95 @@ impl Adx {
         unreachable!("no token off x86-64")
     }
 
+    /// Step 1 of [`super::sqr`]'s square, every row in one assembly loop: for i in 0..s - 1,
+    /// `w[2 i + 1..i + s] += x_i x[i + 1..]`, its carry stored at `w[i + s]`. `w` has `2 s`
+    /// limbs and is 0 on entry below limb s (the rows read nothing else before writing it).
+    ///
+    /// # Panics
+    /// If `w.len() != 2 x.len()`.
+    pub(crate) fn cross_products(self, x: &[Limb], w: &mut [Limb]) {
+        let s = x.len();
+        assert_eq!(w.len(), 2 * s, "adx: cross_products needs 2 s limbs");
+        if s < 2 {
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves BMI2 and ADX. Row i (length s - 1 - i >= 1) reads
+        // x[i..s] and writes w[2 i + 1..=i + s], all in bounds for i <= s - 2.
+        unsafe {
+            core::arch::asm!(
+                "9:",
+                "mov rdi, r13",
+                "mov rsi, r14",
+                "mov rdx, qword ptr [r12]",
+                "mov r11, r15",
+                row_text!(start: "", neg: "", end: ""),
+                "mov qword ptr [rdi], r10",
+                "lea r13, [r13 + 16]",
+                "lea r14, [r14 + 8]",
+                "lea r12, [r12 + 8]",
+                "dec r15",
+                "jnz 9b",
+                inout("r12") x.as_ptr() => _,
+                inout("r13") w.as_mut_ptr().add(1) => _,
+                inout("r14") x.as_ptr().add(1) => _,
+                inout("r15") s - 1 => _,
+                out("rdi") _,
+                out("rsi") _,
+                out("rcx") _,
+                out("rdx") _,
+                out("r8") _,
+                out("r9") _,
+                out("r10") _,
+                out("r11") _,
+                options(nostack),
+            );
+        }
+    }
+
+    /// The rows of word-by-word REDC in one assembly loop: for i in 0..s, `m = w[i] n0_inv`,
+    /// `w[i..i + s] += m N`, which zeroes `w[i]`, and the row's carry (due at limb i + s) is
+    /// parked in `w[i]`, as [`super::sqr`]'s portable REDC does. `w` has `2 s` limbs.
+    ///
+    /// # Panics
+    /// If `w.len() != 2 n.len()` or N is empty.
+    pub(crate) fn redc_rows(self, n: &[Limb], n0_inv: Limb, w: &mut [Limb]) {
+        let s = n.len();
+        assert!(s >= 1 && w.len() == 2 * s, "adx: redc_rows needs 2 s limbs");
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves BMI2 and ADX. Row i reads N and reads and writes
+        // w[i..i + s], in bounds for i < s.
+        unsafe {
+            core::arch::asm!(
+                "9:",
+                "mov rdi, r13",
+                "mov rsi, r14",
+                "mov rdx, qword ptr [r13]",
+                "imul rdx, r12",
+                "mov r11, rax",
+                row_text!(start: "", neg: "", end: ""),
+                "mov qword ptr [r13], r10",
+                "lea r13, [r13 + 8]",
+                "dec r15",
+                "jnz 9b",
+                in("rax") s,
+                in("r12") n0_inv,
+                inout("r13") w.as_mut_ptr() => _,
+                in("r14") n.as_ptr(),
+                inout("r15") s => _,
+                out("rdi") _,
+                out("rsi") _,
+                out("rcx") _,
+                out("rdx") _,
+                out("r8") _,
+                out("r9") _,
+                out("r10") _,
+                out("r11") _,
+                options(nostack),
+            );
+        }
+    }
+
     /// `out = x y R^-1 mod N`, the contract of [`super::cios::mont_mul_into`] (`x` may be
     /// anywhere below R, as for [`super::cios::mont_mul_wide_into`]); `t` has
     /// [`super::cios::scratch_len`]`(s) = 2 s + 2` limbs.
@@ -159,77 +408,6 @@ impl Adx {
         }
         limb::ct_reduce_once(out, &t[s..2 * s], t[2 * s], n);
     }
-}
-
-/// One MULX/ADX row over `len` limbs: `len mod 4` single steps, then unrolled groups of four.
-/// Per limb: MULX the product, ADOX its low word onto the previous high word (the product's
-/// own carry chain, OF), then `$neg` (nothing, or NOT, which leaves the flags alone), then ADCX
-/// onto r's limb (CF). `$start` sets up CF; `$end` turns the last high word, OF and CF into the
-/// returned limb. The loop control (`lea`/`jrcxz`/`jmp`) leaves both flags alone.
-#[cfg(target_arch = "x86_64")]
-macro_rules! row_asm {
-    ($r:expr, $a:expr, $v:expr, $len:expr, start: $start:literal, neg: $neg:literal, end: $end:literal) => {{
-        let out: Limb;
-        core::arch::asm!(
-            "xor r10d, r10d",
-            $start,
-            "2:",
-            "jrcxz 3f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            $neg,
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi], r8",
-            "mov r10, r9",
-            "lea rsi, [rsi + 8]",
-            "lea rdi, [rdi + 8]",
-            "lea rcx, [rcx - 1]",
-            "jmp 2b",
-            "3:",
-            "mov rcx, r11",
-            "4:",
-            "jrcxz 5f",
-            "mulx r9, r8, qword ptr [rsi]",
-            "adox r8, r10",
-            $neg,
-            "adcx r8, qword ptr [rdi]",
-            "mov qword ptr [rdi], r8",
-            "mulx r10, r8, qword ptr [rsi + 8]",
-            "adox r8, r9",
-            $neg,
-            "adcx r8, qword ptr [rdi + 8]",
-            "mov qword ptr [rdi + 8], r8",
-            "mulx r9, r8, qword ptr [rsi + 16]",
-            "adox r8, r10",
-            $neg,
-            "adcx r8, qword ptr [rdi + 16]",
-            "mov qword ptr [rdi + 16], r8",
-            "mulx r10, r8, qword ptr [rsi + 24]",
-            "adox r8, r9",
-            $neg,
-            "adcx r8, qword ptr [rdi + 24]",
-            "mov qword ptr [rdi + 24], r8",
-            "lea rsi, [rsi + 32]",
-            "lea rdi, [rdi + 32]",
-            "lea rcx, [rcx - 1]",
-            "jmp 4b",
-            "5:",
-            "mov r8, 0",
-            "adox r10, r8",
-            $end,
-            "adcx r10, r8",
-            inout("rdi") $r => _,
-            inout("rsi") $a => _,
-            inout("rcx") $len % 4 => _,
-            in("r11") $len / 4,
-            in("rdx") $v,
-            out("r8") _,
-            out("r9") _,
-            out("r10") out,
-            options(nostack),
-        );
-        out
-    }};
 }
 
 /// `r += v a` over `len` limbs, returning the carry: hi_(len-1) + OF + CF, which fits a limb

@@ -18,7 +18,8 @@
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
 //! branch on operand values (the final subtraction is a mask select). Left out: Karatsuba
-//! squaring and lazy reduction.
+//! squaring (the REDC's s^2 products dominate up to 128 limbs), a subquadratic REDC and lazy
+//! reduction.
 
 use crate::limb::{self, adc, mac, Limb};
 use crate::mont::adx;
@@ -49,13 +50,13 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
     macro_rules! fixed {
         ($($k:literal)*) => {
             match s {
-                $($k => sqr_core::<$k>(n, n0_inv, x, out, w, addmul_1),)*
-                _ => sqr_core::<0>(n, n0_inv, x, out, w, addmul_1),
+                $($k => sqr_core::<$k>(n, n0_inv, x, out, w, Portable),)*
+                _ => sqr_core::<0>(n, n0_inv, x, out, w, Portable),
             }
         };
     }
     if let Some(adx) = adx::Adx::for_limbs(s) {
-        sqr_core::<0>(n, n0_inv, x, out, w, |r, a, v| adx.addmul_1(r, a, v));
+        sqr_core::<0>(n, n0_inv, x, out, w, adx);
     } else {
         fixed!(1 2 3 4 5 6 7 8 16 32 64);
     }
@@ -78,8 +79,8 @@ pub fn mont_redc_into(params: &MontParams, a: &[Limb], out: &mut [Limb], w: &mut
     w[..s].copy_from_slice(a);
     w[s..].fill(0);
     match adx::Adx::for_limbs(s) {
-        Some(adx) => redc::<0>(n, params.n0_inv(), w, out, |r, a, v| adx.addmul_1(r, a, v)),
-        None => redc::<0>(n, params.n0_inv(), w, out, addmul_1),
+        Some(adx) => redc::<0>(n, params.n0_inv(), w, out, adx),
+        None => redc::<0>(n, params.n0_inv(), w, out, Portable),
     }
 }
 
@@ -93,6 +94,65 @@ pub(crate) fn addmul_1(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
     c
 }
 
+/// The rows under the squaring, the REDC and `barrett`: [`Portable`] Rust, or the MULX/ADX
+/// assembly ([`adx::Adx`]), which runs each loop of rows as one assembly loop.
+pub(crate) trait Rows: Copy {
+    /// `r += v a` (equal lengths), returning the carry limb.
+    fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb;
+
+    /// Step 1 of the squaring: `w[2 i + 1..i + s] += x_i x[i + 1..]` with the carry at
+    /// `w[i + s]`, for every i; `w` (`2 s` limbs) is 0 below limb s on entry.
+    #[inline(always)]
+    fn cross_products<const S: usize>(self, x: &[Limb], w: &mut [Limb]) {
+        let s = if S == 0 { x.len() } else { S };
+        for i in 0..s {
+            w[i + s] = self.addmul_1(&mut w[2 * i + 1..i + s], &x[i + 1..s], x[i]);
+        }
+    }
+
+    /// The REDC rows: for each i, `w[i..i + s] += (w[i] N' mod W) N`, which zeroes `w[i]`,
+    /// and the row's carry (due at limb i + s) parked in `w[i]`.
+    #[inline(always)]
+    fn redc_rows<const S: usize>(self, n: &[Limb], n0_inv: Limb, w: &mut [Limb]) {
+        let s = if S == 0 { n.len() } else { S };
+        for i in 0..s {
+            let r = &mut w[i..i + s];
+            let m = r[0].wrapping_mul(n0_inv);
+            let c = self.addmul_1(r, &n[..s], m);
+            debug_assert_eq!(r[0], 0, "sqr: n0_inv is not -N^-1 mod 2^64");
+            r[0] = c;
+        }
+    }
+}
+
+/// The portable rows.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl Rows for Portable {
+    #[inline(always)]
+    fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
+        addmul_1(r, a, v)
+    }
+}
+
+impl Rows for adx::Adx {
+    #[inline(always)]
+    fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
+        adx::Adx::addmul_1(self, r, a, v)
+    }
+
+    #[inline(always)]
+    fn cross_products<const S: usize>(self, x: &[Limb], w: &mut [Limb]) {
+        adx::Adx::cross_products(self, x, w);
+    }
+
+    #[inline(always)]
+    fn redc_rows<const S: usize>(self, n: &[Limb], n0_inv: Limb, w: &mut [Limb]) {
+        adx::Adx::redc_rows(self, n, n0_inv, w);
+    }
+}
+
 /// [`mont_sqr_into`] on the portable rows (`adx = None`) or the ADX rows, whatever the
 /// dispatch would pick (tests compare the two). Same contract.
 #[cfg(test)]
@@ -104,15 +164,13 @@ pub(crate) fn sqr_with(
     adx: Option<adx::Adx>,
 ) {
     match adx {
-        None => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, addmul_1),
-        Some(adx) => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, |r, a, v| {
-            adx.addmul_1(r, a, v)
-        }),
+        None => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, Portable),
+        Some(adx) => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, adx),
     }
 }
 
-/// Square then reduce; `S` is the limb count when known at compile time, else 0. `row` is
-/// `r += v a` returning the carry: [`addmul_1`] or [`adx::Adx::addmul_1`].
+/// Square then reduce; `S` is the limb count when known at compile time, else 0; `rows` are
+/// [`Portable`] or the ADX rows.
 #[inline(always)]
 fn sqr_core<const S: usize>(
     n: &[Limb],
@@ -120,72 +178,58 @@ fn sqr_core<const S: usize>(
     x: &[Limb],
     out: &mut [Limb],
     w: &mut [Limb],
-    row: impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
+    rows: impl Rows,
 ) {
     let s = if S == 0 { n.len() } else { S };
     let (n, x, out) = (&n[..s], &x[..s], &mut out[..s]);
-    square::<S>(x, &mut w[..2 * s], &row);
-    redc::<S>(n, n0_inv, w, out, row);
+    square::<S>(x, &mut w[..2 * s], rows);
+    redc::<S>(n, n0_inv, w, out, rows);
 }
 
 /// Steps 1 to 3 of the squaring: `w = x^2` in `2 s` limbs (`w` fully overwritten), for `x`
-/// of `s` limbs; also the square of `barrett`'s ordinary-domain product. `S` and `row` as in
+/// of `s` limbs; also the square of `barrett`'s ordinary-domain product. `S` and `rows` as in
 /// [`sqr_core`].
 #[inline(always)]
-pub(crate) fn square<const S: usize>(
-    x: &[Limb],
-    w: &mut [Limb],
-    row: &impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
-) {
+pub(crate) fn square<const S: usize>(x: &[Limb], w: &mut [Limb], rows: impl Rows) {
     let s = if S == 0 { x.len() } else { S };
     let x = &x[..s];
     let w = &mut w[..2 * s];
-    w.fill(0);
+    w[..s].fill(0);
+    w[2 * s - 1] = 0;
 
-    // 1. Cross products: w = sum_{i < j} x_i x_j W^(i+j) (row i covers limbs 2i+1 .. i+s).
-    for i in 0..s {
-        w[i + s] = row(&mut w[2 * i + 1..i + s], &x[i + 1..], x[i]);
-    }
-    // 2. Double them (x^2 < W^(2s), so the bit shifted out of the top is 0) ...
-    let mut top = 0;
-    for wi in w.iter_mut() {
-        let next = *wi >> 63;
-        *wi = (*wi << 1) | top;
-        top = next;
+    // 1. Cross products: w = sum_{i < j} x_i x_j W^(i+j) (row i covers limbs 2i+1 .. i+s,
+    //    and its carry lands in limb i + s; limb 2 s - 1 is no row's).
+    rows.cross_products::<S>(x, w);
+    // 2. and 3. in one pass: w = 2 w + sum x_i^2 W^(2i). x^2 < W^(2s), so the bit shifted out
+    //    of the top is 0 and so is the last carry.
+    let (mut top, mut c) = (0, 0);
+    for (i, &xi) in x.iter().enumerate() {
+        let (lo, hi) = mac(xi, xi, 0, 0);
+        let (w0, w1) = (w[2 * i], w[2 * i + 1]);
+        (w[2 * i], c) = adc((w0 << 1) | top, lo, c);
+        (w[2 * i + 1], c) = adc((w1 << 1) | (w0 >> 63), hi, c);
+        top = w1 >> 63;
     }
     debug_assert_eq!(top, 0);
-    // 3. ... and add the squares x_i^2 W^(2i) on the diagonal.
-    let mut c = 0;
-    for i in 0..s {
-        let (lo, hi) = mac(x[i], x[i], 0, 0);
-        (w[2 * i], c) = adc(w[2 * i], lo, c);
-        (w[2 * i + 1], c) = adc(w[2 * i + 1], hi, c);
-    }
     debug_assert_eq!(c, 0);
 }
 
 /// Word-by-word REDC, steps 4 to 6 of the squaring: `out = w R^-1 mod N` for `w < R N` in
-/// `2 s` limbs, fully reduced; `w` is clobbered. `S` and `row` as in [`sqr_core`].
+/// `2 s` limbs, fully reduced; `w` is clobbered. `S` and `rows` as in [`sqr_core`].
 #[inline(always)]
 fn redc<const S: usize>(
     n: &[Limb],
     n0_inv: Limb,
     w: &mut [Limb],
     out: &mut [Limb],
-    row: impl Fn(&mut [Limb], &[Limb], Limb) -> Limb,
+    rows: impl Rows,
 ) {
     let s = if S == 0 { n.len() } else { S };
     let (n, out) = (&n[..s], &mut out[..s]);
     let w = &mut w[..2 * s];
     // 4. REDC: row i adds m_i N W^i, which zeroes limb i; its carry (due at limb i + s) is
     //    parked in limb i and added in step 5.
-    for i in 0..s {
-        let r = &mut w[i..i + s];
-        let m = r[0].wrapping_mul(n0_inv);
-        let c = row(r, n, m);
-        debug_assert_eq!(r[0], 0, "sqr: n0_inv is not -N^-1 mod 2^64");
-        r[0] = c;
-    }
+    rows.redc_rows::<S>(n, n0_inv, w);
     // 5. t = high half + parked carries < 2N: at most one carry out of s limbs.
     let (carries, high) = w.split_at_mut(s);
     let mut c = 0;
