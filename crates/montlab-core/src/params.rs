@@ -23,7 +23,7 @@ use crate::bigarith;
 use crate::error::MontError;
 use crate::limb::{self, Limb, LIMB_BITS};
 use crate::limbdiv;
-use crate::mont::cios;
+use crate::mont::{cios, sqr};
 
 /// An odd modulus N > 1, stored without leading zero limbs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -111,26 +111,49 @@ impl MontParams {
         }
     }
 
-    /// The constants of an odd N of exactly `s` limbs (top limb possibly zero) computed
-    /// without a branch or index on N: R mod N and R^2 mod N by 2 * 64 s modular doublings,
-    /// each a shift and a masked subtraction. For secret moduli (RSA's p and q, `pow::crt`);
-    /// O(s^2) limb operations.
+    /// The constants of an odd N > 1 of exactly `s` limbs, the top one nonzero, computed
+    /// without a branch or index on N's value (its limb count is public): for secret moduli
+    /// (RSA's p and q, `pow::crt`). R mod N: 2^(64 (s - 1)) < N, then 64 modular doublings, each
+    /// a shift and a masked subtraction. R^2 mod N: one more doubling gives 2 R mod N, the
+    /// Montgomery form of 2, which Montgomery squarings (and products by it at the set bits of
+    /// the public exponent 64 s) raise to 2^(64 s) R = R^2 mod N. In all 65 doublings and about
+    /// log2(64 s) products: O(s^2 log s) limb operations, against O(s^2) for each of the 128 s
+    /// doublings that build both constants by doubling alone.
     #[must_use]
     pub(crate) fn new_ct(n: &[Limb]) -> Self {
         let s = n.len();
+        debug_assert!(s >= 1 && n[0] & 1 == 1 && n[s - 1] != 0 && (s > 1 || n[0] > 1));
         let mut x = vec![0; s];
-        x[0] = 1;
-        // 1 < N unless N = 1, which the caller has ruled out publicly.
-        limb::ct_double_mod(&mut x, n, 64 * s);
-        let r_mod_n = x.clone();
-        limb::ct_double_mod(&mut x, n, 64 * s);
-        Self {
+        x[s - 1] = 1; // 2^(64 (s - 1)) < N: N is odd and its top limb nonzero (1 < N if s = 1)
+        limb::ct_double_mod(&mut x, n, 64);
+        let params = Self {
             n: n.to_vec(),
             n0_inv: neg_inv_mod_word(n[0]),
-            r_mod_n: OnceLock::from(r_mod_n),
-            r2_mod_n: OnceLock::from(x),
+            r_mod_n: OnceLock::from(x.clone()),
+            r2_mod_n: OnceLock::new(),
             s,
+        };
+        limb::ct_double_mod(&mut x, n, 1);
+        let two = x;
+        let e = 64 * s;
+        let (mut acc, mut tmp) = (two.clone(), vec![0; s]);
+        let mut t = vec![0; cios::scratch_len(s).max(sqr::scratch_len(s))];
+        for i in (0..e.ilog2()).rev() {
+            sqr::mont_sqr_into(&params, &acc, &mut tmp, &mut t[..sqr::scratch_len(s)]);
+            std::mem::swap(&mut acc, &mut tmp);
+            if (e >> i) & 1 == 1 {
+                cios::mont_mul_into(
+                    &params,
+                    &acc,
+                    &two,
+                    &mut tmp,
+                    &mut t[..cios::scratch_len(s)],
+                );
+                std::mem::swap(&mut acc, &mut tmp);
+            }
         }
+        let _ = params.r2_mod_n.set(acc);
+        params
     }
 
     /// Validates `limbs` as an odd modulus > 1 and precomputes its constants.
@@ -298,6 +321,22 @@ mod tests {
                     assert_eq!(bigarith::from_limbs(&by_div), want, "division, s {s}");
                     assert_eq!(by_mul, by_div, "product with R^2, s {s}");
                 }
+            }
+        }
+    }
+
+    /// The constant-time constants equal the division's on the edge moduli of 1 to 40 limbs:
+    /// all-ones, a top limb of 1 or 3, 3 W^(s-1) + 3, and random with the top bit set (RSA's
+    /// shape).
+    #[test]
+    fn new_ct_equals_new() {
+        let mut seed = 0x6e65_775f_6374_0001;
+        for s in 1..=40 {
+            for n in limb::edge_moduli(&mut seed, s) {
+                let (ct, want) = (MontParams::new_ct(&n), MontParams::from_limbs(&n).unwrap());
+                assert_eq!(ct.r_mod_n(), want.r_mod_n(), "R mod N, s {s}");
+                assert_eq!(ct.r2_mod_n(), want.r2_mod_n(), "R^2 mod N, s {s}");
+                assert_eq!(ct.n0_inv(), want.n0_inv(), "s {s}");
             }
         }
     }

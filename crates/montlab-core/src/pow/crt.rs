@@ -14,9 +14,9 @@
 //! Constant time ([`CrtKey::pow_sec`]): after the public checks of [`CrtKey::new`] (limb
 //! counts, oddness; they reveal only whether the key is valid), no branch or memory index
 //! depends on the key or on c. The Montgomery constants of p and q come from
-//! [`MontParams::new_ct`] (modular doublings, no division); c mod p and m2 mod p from
-//! Montgomery products (an operand below R and one below the modulus keep CIOS's bound), not a
-//! division; both exponentiations are [`super::fixed`]'s fixed window over all 64 s exponent
+//! [`MontParams::new_ct`] (65 modular doublings and log2(64 s) Montgomery products, no
+//! division); c mod p and m2 mod p from Montgomery products (an operand below R and one below
+//! the modulus keep CIOS's bound), not a division; both exponentiations are [`super::fixed`]'s fixed window over all 64 s exponent
 //! bits, on the AVX-512 IFMA kernel where the CPU has it and 64 s is in
 //! [`IFMA_POW_BITS`] (its constants from [`IfmaParams::new_ct`]), else on CIOS + `sqr`; h q is
 //! a schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`) checks this under
