@@ -95,30 +95,7 @@ macro_rules! row_text {
             $start,
             "\n",
             "jrcxz 3f\n",
-            "mulx r9, r8, qword ptr [rsi]\n",
-            "adox r8, r10\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi]\n",
-            "mov qword ptr [rdi], r8\n",
-            "mulx r10, r8, qword ptr [rsi + 8]\n",
-            "adox r8, r9\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 8]\n",
-            "mov qword ptr [rdi + 8], r8\n",
-            "mulx r9, r8, qword ptr [rsi + 16]\n",
-            "adox r8, r10\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 16]\n",
-            "mov qword ptr [rdi + 16], r8\n",
-            "mulx r10, r8, qword ptr [rsi + 24]\n",
-            "adox r8, r9\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 24]\n",
-            "mov qword ptr [rdi + 24], r8\n",
+            group_text!($neg, "", " + 8", " + 16", " + 24"),
             "lea rsi, [rsi + 32]\n",
             "lea rdi, [rdi + 32]\n",
             "3:\n",
@@ -128,54 +105,8 @@ macro_rules! row_text {
             "8:\n",
             "jmp 5f\n",
             "4:\n",
-            "mulx r9, r8, qword ptr [rsi]\n",
-            "adox r8, r10\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi]\n",
-            "mov qword ptr [rdi], r8\n",
-            "mulx r10, r8, qword ptr [rsi + 8]\n",
-            "adox r8, r9\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 8]\n",
-            "mov qword ptr [rdi + 8], r8\n",
-            "mulx r9, r8, qword ptr [rsi + 16]\n",
-            "adox r8, r10\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 16]\n",
-            "mov qword ptr [rdi + 16], r8\n",
-            "mulx r10, r8, qword ptr [rsi + 24]\n",
-            "adox r8, r9\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 24]\n",
-            "mov qword ptr [rdi + 24], r8\n",
-            "mulx r9, r8, qword ptr [rsi + 32]\n",
-            "adox r8, r10\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 32]\n",
-            "mov qword ptr [rdi + 32], r8\n",
-            "mulx r10, r8, qword ptr [rsi + 40]\n",
-            "adox r8, r9\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 40]\n",
-            "mov qword ptr [rdi + 40], r8\n",
-            "mulx r9, r8, qword ptr [rsi + 48]\n",
-            "adox r8, r10\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 48]\n",
-            "mov qword ptr [rdi + 48], r8\n",
-            "mulx r10, r8, qword ptr [rsi + 56]\n",
-            "adox r8, r9\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi + 56]\n",
-            "mov qword ptr [rdi + 56], r8\n",
+            group_text!($neg, "", " + 8", " + 16", " + 24"),
+            group_text!($neg, " + 32", " + 40", " + 48", " + 56"),
             "lea rsi, [rsi + 64]\n",
             "lea rdi, [rdi + 64]\n",
             "lea rcx, [rcx - 1]\n",
@@ -186,12 +117,7 @@ macro_rules! row_text {
             "mov ecx, ecx\n",
             "6:\n",
             "jrcxz 7f\n",
-            "mulx r9, r8, qword ptr [rsi]\n",
-            "adox r8, r10\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi]\n",
-            "mov qword ptr [rdi], r8\n",
+            limb_text!($neg, "r9", "r10", ""),
             "mov r10, r9\n",
             "lea rsi, [rsi + 8]\n",
             "lea rdi, [rdi + 8]\n",
@@ -203,6 +129,65 @@ macro_rules! row_text {
             $end,
             "\n",
             "adcx r10, r8\n",
+        )
+    };
+}
+
+/// One limb of [`row_text`] at byte offset `$off` from rsi and rdi: the product's high word
+/// into `$hi`, its low word plus the previous high word `$prev` (OF), then onto r (CF).
+#[cfg(target_arch = "x86_64")]
+macro_rules! limb_text {
+    ($neg:literal, $hi:literal, $prev:literal, $off:literal) => {
+        concat!(
+            "mulx ",
+            $hi,
+            ", r8, qword ptr [rsi",
+            $off,
+            "]\n",
+            "adox r8, ",
+            $prev,
+            "\n",
+            $neg,
+            "\n",
+            "adcx r8, qword ptr [rdi",
+            $off,
+            "]\n",
+            "mov qword ptr [rdi",
+            $off,
+            "], r8\n",
+        )
+    };
+}
+
+/// Four limbs of [`row_text`], the high words alternating between r9 and r10.
+#[cfg(target_arch = "x86_64")]
+macro_rules! group_text {
+    ($neg:literal, $o0:literal, $o1:literal, $o2:literal, $o3:literal) => {
+        concat!(
+            limb_text!($neg, "r9", "r10", $o0),
+            limb_text!($neg, "r10", "r9", $o1),
+            limb_text!($neg, "r9", "r10", $o2),
+            limb_text!($neg, "r10", "r9", $o3),
+        )
+    };
+}
+
+/// An assembly loop over rows of [`row_text`]: `core::arch::asm!` with the registers every row
+/// clobbers (rdi, rsi, rcx, rdx, r8 to r11) and no stack; the caller names the rest.
+#[cfg(target_arch = "x86_64")]
+macro_rules! rows_loop {
+    ($($args:tt)*) => {
+        core::arch::asm!(
+            $($args)*
+            out("rdi") _,
+            out("rsi") _,
+            out("rcx") _,
+            out("rdx") _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            options(nostack),
         )
     };
 }
@@ -299,7 +284,7 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row i (length s - 1 - i >= 1) reads
         // x[i..s] and writes w[2 i + 1..=i + s], all in bounds for i <= s - 2.
         unsafe {
-            core::arch::asm!(
+            rows_loop!(
                 "9:",
                 "mov rdi, r13",
                 "mov rsi, r14",
@@ -316,15 +301,6 @@ impl Adx {
                 inout("r13") w.as_mut_ptr().add(1) => _,
                 inout("r14") x.as_ptr().add(1) => _,
                 inout("r15") s - 1 => _,
-                out("rdi") _,
-                out("rsi") _,
-                out("rcx") _,
-                out("rdx") _,
-                out("r8") _,
-                out("r9") _,
-                out("r10") _,
-                out("r11") _,
-                options(nostack),
             );
         }
     }
@@ -342,7 +318,7 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row i reads N and reads and writes
         // w[i..i + s], in bounds for i < s.
         unsafe {
-            core::arch::asm!(
+            rows_loop!(
                 "9:",
                 "mov rdi, r13",
                 "mov rsi, r14",
@@ -359,15 +335,6 @@ impl Adx {
                 inout("r13") w.as_mut_ptr() => _,
                 in("r14") n.as_ptr(),
                 inout("r15") s => _,
-                out("rdi") _,
-                out("rsi") _,
-                out("rcx") _,
-                out("rdx") _,
-                out("r8") _,
-                out("r9") _,
-                out("r10") _,
-                out("r11") _,
-                options(nostack),
             );
         }
     }
