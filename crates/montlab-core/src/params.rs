@@ -327,8 +327,8 @@ mod tests {
     }
 
     /// The constant-time constants equal the division's on the edge moduli of 1 to 40 limbs:
-    /// all-ones, a top limb of 1 or 3, 3 W^(s-1) + 3, and random with the top bit set (RSA's
-    /// shape).
+    /// all-ones, a random one with a top limb of 1, W^(s-1) + 1 (3 at s = 1), and random with
+    /// the top bit set (RSA's shape).
     #[test]
     fn new_ct_equals_new() {
         let mut seed = 0x6e65_775f_6374_0001;

@@ -78,7 +78,7 @@ pub fn adx_or_skip(what: &str) -> bool {
 /// turns the last high word, OF and CF into the returned limb. Once the chains start, nothing
 /// writes the flags but them: the loop control is `lea`/`jrcxz`/`jmp`, and the counts come
 /// out of r11 (`len / 8` in its low half, `len mod 4` in its high half) by `mov`/`rorx`.
-/// Clobbers r8 to r11 and rcx. Labels 2 to 8 are its own; the callers' loops use 9.
+/// Clobbers r8 to r11 and rcx. Labels 3 to 8 are its own; the callers' loops use 9.
 #[cfg(target_arch = "x86_64")]
 macro_rules! row_text {
     (start: $start:literal, neg: $neg:literal, end: $end:literal) => {

@@ -101,11 +101,12 @@ pub(crate) trait Rows: Copy {
     fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb;
 
     /// Step 1 of the squaring: `w[2 i + 1..i + s] += x_i x[i + 1..]` with the carry at
-    /// `w[i + s]`, for every i; `w` (`2 s` limbs) is 0 below limb s on entry.
+    /// `w[i + s]`, for i in 0..s - 1; `w` (`2 s` limbs) is 0 below limb s on entry, and its
+    /// top limb, no row's, is left as it is.
     #[inline(always)]
     fn cross_products<const S: usize>(self, x: &[Limb], w: &mut [Limb]) {
         let s = if S == 0 { x.len() } else { S };
-        for i in 0..s {
+        for i in 0..s.saturating_sub(1) {
             w[i + s] = self.addmul_1(&mut w[2 * i + 1..i + s], &x[i + 1..s], x[i]);
         }
     }
@@ -194,6 +195,7 @@ pub(crate) fn square<const S: usize>(x: &[Limb], w: &mut [Limb], rows: impl Rows
     let s = if S == 0 { x.len() } else { S };
     let x = &x[..s];
     let w = &mut w[..2 * s];
+    debug_assert!(s >= 1);
     w[..s].fill(0);
     w[2 * s - 1] = 0;
 

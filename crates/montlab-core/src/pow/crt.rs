@@ -16,11 +16,12 @@
 //! depends on the key or on c. The Montgomery constants of p and q come from
 //! [`MontParams::new_ct`] (65 modular doublings and log2(64 s) Montgomery products, no
 //! division); c mod p and m2 mod p from Montgomery products (an operand below R and one below
-//! the modulus keep CIOS's bound), not a division; both exponentiations are [`super::fixed`]'s fixed window over all 64 s exponent
-//! bits, on the AVX-512 IFMA kernel where the CPU has it and 64 s is in
-//! [`IFMA_POW_BITS`] (its constants from [`IfmaParams::new_ct`]), else on CIOS + `sqr`; h q is
-//! a schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`) checks this under
-//! valgrind with the key marked secret (valgrind hides AVX-512, so there the CIOS path runs).
+//! the modulus keep CIOS's bound), not a division; both exponentiations are
+//! [`super::fixed`]'s fixed window over all 64 s exponent bits, on the AVX-512 IFMA kernel where
+//! the CPU has it and 64 s is in [`IFMA_POW_BITS`] (its constants from
+//! [`IfmaParams::new_ct`]), else on CIOS + `sqr`; h q is a schoolbook product of fixed shape.
+//! `tests/taint.rs` (crate `montlab-ct`) checks this under valgrind with the key marked secret
+//! (valgrind hides AVX-512, so there the CIOS path runs).
 //! Left out: blinding, and the interleaved two-lane kernel (the halves run one after the
 //! other).
 
@@ -120,7 +121,8 @@ impl CrtKey {
     ///
     /// # Errors
     /// [`MontError::OperandTooLong`] naming `c` if its value needs more than 2 s limbs
-    /// (checked without a branch on c's limbs when the slice is no longer); [`MontError::Interrupted`] once `stop` is requested.
+    /// (checked without a branch on c's limbs when the slice is no longer);
+    /// [`MontError::Interrupted`] once `stop` is requested.
     pub fn pow_sec(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
         let s = self.limbs();
         let c = fit(c, 2 * s).ok_or(MontError::OperandTooLong {
