@@ -660,17 +660,25 @@ impl FastModulus {
     /// [`MontError::ExponentTooLong`] when the exponent has more than `bits` bits;
     /// [`MontError::ExpBitsTooLarge`] when `bits` is above [`SEC_EXP_MAX_BITS`].
     pub fn sec_exponent(&self, exp: &[Limb], bits: Option<u64>) -> Result<Vec<Limb>, MontError> {
-        let len = self.sec_limbs(exp.len(), limb::bit_len(exp), bits)?;
+        let len = self.sec_limbs(exp.len(), || limb::bit_len(exp), bits)?;
         Ok(pad_exponent(exp, len))
     }
 
-    /// The public exponent length in limbs for exponents of at most `limbs` limbs and `top`
-    /// bits: `bits` when stated (checked against [`SEC_EXP_MAX_BITS`] and `top`), else N's
-    /// limb count or `limbs` if longer. Shared by one exponent and a batch.
-    fn sec_limbs(&self, limbs: usize, top: u64, bits: Option<u64>) -> Result<usize, MontError> {
+    /// The public exponent length in limbs for exponents of at most `limbs` limbs and `top()`
+    /// bits: `bits` when stated (checked against [`SEC_EXP_MAX_BITS`] and `top()`), else N's
+    /// limb count or `limbs` if longer. `top` runs only when `bits` is stated: its scan of the
+    /// exponents' leading zero limbs takes time by their values, which an unstated length must
+    /// not reveal. Shared by one exponent and a batch.
+    fn sec_limbs(
+        &self,
+        limbs: usize,
+        top: impl FnOnce() -> u64,
+        bits: Option<u64>,
+    ) -> Result<usize, MontError> {
         let Some(max) = bits else {
             return Ok(limbs.max(self.modulus.limbs()));
         };
+        let top = top();
         if max > SEC_EXP_MAX_BITS {
             return Err(MontError::ExpBitsTooLarge {
                 bits: max,
@@ -896,11 +904,12 @@ impl FastModulus {
     ) -> Result<usize, MontError> {
         batch_lengths(count, exps.len())?;
         let longest = exps.iter().map(|e| e.as_ref().len()).max().unwrap_or(0);
-        let top = exps
-            .iter()
-            .map(|e| limb::bit_len(e.as_ref()))
-            .max()
-            .unwrap_or(0);
+        let top = || {
+            exps.iter()
+                .map(|e| limb::bit_len(e.as_ref()))
+                .max()
+                .unwrap_or(0)
+        };
         self.sec_limbs(longest, top, exp_bits)
     }
 

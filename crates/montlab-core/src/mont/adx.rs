@@ -172,12 +172,23 @@ macro_rules! group_text {
     };
 }
 
-/// An assembly loop over rows of [`row_text`]: `core::arch::asm!` with the registers every row
-/// clobbers (rdi, rsi, rcx, rdx, r8 to r11) and no stack; the caller names the rest.
+/// An assembly loop over r15 rows of [`row_text`] (r15 >= 1): each row adds into the limbs at
+/// r13 the limbs at r14 times rdx; `head` sets rdx and the length r11 before it, `tail` stores
+/// its carry (r10) and moves r13, r14 and what else it reads on. `core::arch::asm!` with the
+/// registers every row clobbers (rdi, rsi, rcx, rdx, r8 to r11) and no stack; the caller names
+/// r13 to r15 and the rest.
 #[cfg(target_arch = "x86_64")]
 macro_rules! rows_loop {
-    ($($args:tt)*) => {
+    (head: [$($head:literal),*], tail: [$($tail:literal),*], $($args:tt)*) => {
         core::arch::asm!(
+            "9:",
+            "mov rdi, r13",
+            "mov rsi, r14",
+            $($head,)*
+            row_text!(start: "", neg: "", end: ""),
+            $($tail,)*
+            "dec r15",
+            "jnz 9b",
             $($args)*
             out("rdi") _,
             out("rsi") _,
@@ -285,18 +296,13 @@ impl Adx {
         // x[i..s] and writes w[2 i + 1..=i + s], all in bounds for i <= s - 2.
         unsafe {
             rows_loop!(
-                "9:",
-                "mov rdi, r13",
-                "mov rsi, r14",
-                "mov rdx, qword ptr [r12]",
-                "mov r11, r15",
-                row_text!(start: "", neg: "", end: ""),
-                "mov qword ptr [rdi], r10",
-                "lea r13, [r13 + 16]",
-                "lea r14, [r14 + 8]",
-                "lea r12, [r12 + 8]",
-                "dec r15",
-                "jnz 9b",
+                head: ["mov rdx, qword ptr [r12]", "mov r11, r15"],
+                tail: [
+                    "mov qword ptr [rdi], r10",
+                    "lea r13, [r13 + 16]",
+                    "lea r14, [r14 + 8]",
+                    "lea r12, [r12 + 8]"
+                ],
                 inout("r12") x.as_ptr() => _,
                 inout("r13") w.as_mut_ptr().add(1) => _,
                 inout("r14") x.as_ptr().add(1) => _,
@@ -319,17 +325,8 @@ impl Adx {
         // w[i..i + s], in bounds for i < s.
         unsafe {
             rows_loop!(
-                "9:",
-                "mov rdi, r13",
-                "mov rsi, r14",
-                "mov rdx, qword ptr [r13]",
-                "imul rdx, r12",
-                "mov r11, rax",
-                row_text!(start: "", neg: "", end: ""),
-                "mov qword ptr [r13], r10",
-                "lea r13, [r13 + 8]",
-                "dec r15",
-                "jnz 9b",
+                head: ["mov rdx, qword ptr [r13]", "imul rdx, r12", "mov r11, rax"],
+                tail: ["mov qword ptr [r13], r10", "lea r13, [r13 + 8]"],
                 in("rax") s,
                 in("r12") n0_inv,
                 inout("r13") w.as_mut_ptr() => _,
