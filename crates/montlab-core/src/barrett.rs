@@ -9,23 +9,26 @@
 //! k + 1 limbs, precomputed once per modulus.
 //!
 //! Inputs: odd N > 1; `0 <= x, y < N`, `s` limbs each. Output: `x y mod N`, fully reduced.
-//! Steps: w = x y (2k limbs, the rows of `mont::sqr` for a square); q3 = floor(floor(w /
+//! Steps: w = x y (2k limbs: [`karatsuba::mul`], split from its threshold; the rows of
+//! `mont::sqr` for a square); q3 = floor(floor(w /
 //! b^(k-1)) mu / b^(k+1)), the product taken only over digit pairs i + j >= k - 1, so q3 is at
 //! most 3 below the exact quotient (2 from Barrett's bound, 1 from the dropped columns, whose
 //! sum is below k b^k < b^(k+1)); r = (w - q3 N) mod b^(k+1) < 4N, then at most 3 subtractions.
 //! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of [`crate::mont::adx`]
-//! from [`crate::mont::adx::MIN_LIMBS`] limbs. Cost about 2 k^2 word products, one Montgomery
-//! product's worth, where the Montgomery route to x y mod N takes two.
+//! from [`crate::mont::adx::MIN_LIMBS`] limbs. Cost about 2 k^2 word products (less the split's
+//! saving on x y), one Montgomery product's worth, where the Montgomery route to x y mod N
+//! takes two.
 //!
 //! Timing: the final subtractions depend on the values (variable time). Left out: constant
-//! time, Karatsuba, and operands at or above N (callers check them).
+//! time, a split of the truncated products and of the square, and operands at or above N
+//! (callers check them).
 
 use num_bigint::BigUint;
 
 use crate::bigarith;
 use crate::limb::{self, Limb, LIMB_BITS};
 use crate::mont::sqr::Rows;
-use crate::mont::{adx, sqr};
+use crate::mont::{adx, karatsuba, sqr};
 use crate::params::OddModulus;
 
 /// The Barrett constant of one modulus.
@@ -79,14 +82,11 @@ impl BarrettParams {
         let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
         debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
         // w = x y: row i adds x_i y at limb i; its carry lands in limb i + k, unwritten so far.
-        let mut scratch = vec![0; 4 * k + 2];
+        let mut scratch = vec![0; 4 * k + 2 + karatsuba::scratch_len(k)];
         let (w, q2) = scratch.split_at_mut(2 * k);
+        let (q2, sc) = q2.split_at_mut(2 * k + 2);
         match y {
-            Some(y) => {
-                for (i, &xi) in x.iter().enumerate() {
-                    w[i + k] = rows.addmul_1(&mut w[i..i + k], y, xi);
-                }
-            }
+            Some(y) => karatsuba::mul(x, y, w, sc, rows),
             None => sqr::square::<0>(x, w, rows),
         }
         // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);

@@ -9,7 +9,9 @@
 //! [`Adx::addmul_1`] pass `t += x_i y`, then m = t_0 N' mod 2^64 and a second pass
 //! `t = (t + m N) / 2^64`, the division a move of the accumulator's window one limb up. `sqr`
 //! runs the rows of its square ([`Adx::cross_products`]) and of its REDC ([`Adx::redc_rows`])
-//! as one assembly loop each.
+//! as one assembly loop each, and [`super::karatsuba`] the rows of its schoolbook products
+//! ([`Adx::mul_rows`]) and its additions and subtractions ([`Adx::add_n`], [`Adx::sub_n`] and
+//! their in-place forms: plain ADC/SBB chains, four limbs a step, as GMP's `mpn_add_n`).
 //!
 //! Word size 64, radix 2^64. [`Adx::cios_mul`]: x, y < N, `s` limbs each; out = x y R^-1 mod N,
 //! R = 2^(64 s), fully reduced by a branch-free final subtraction; accumulator `s + 2` limbs of
@@ -21,7 +23,7 @@
 //! from [`MIN_LIMBS`] limbs; elsewhere the portable loops run. Results equal the portable
 //! kernels' bit for bit (tests below). No branch or address depends on operand values.
 //! Valgrind hides ADX from CPUID, so the `montlab-ct` taint harness checks the portable rows
-//! only. Left out: other ISAs (Arm runs the portable loops), Karatsuba.
+//! only. Left out: other ISAs (Arm runs the portable loops).
 
 #![allow(unsafe_code)]
 
@@ -203,6 +205,67 @@ macro_rules! rows_loop {
     };
 }
 
+/// `r = a (+|-) b (+|-) c` over `len` limbs with the carry (borrow) out, `$op` ADC or SBB:
+/// `len mod 4` single limbs, then groups of four. `neg` sets CF to c (0 - c borrows when c = 1)
+/// before the chain; `dec` and `lea` leave CF alone, so the loops carry it through.
+#[cfg(target_arch = "x86_64")]
+macro_rules! addsub_n_asm {
+    ($op:literal, $r:expr, $a:expr, $b:expr, $len:expr, $c:expr) => {{
+        let c: Limb;
+        core::arch::asm!(
+            "mov r9, rcx",
+            "shr rcx, 2",
+            "and r9d, 3",
+            "neg rax",
+            "xchg rcx, r9",
+            "jrcxz 3f",
+            "2:",
+            "mov r10, qword ptr [rsi]",
+            concat!($op, " r10, qword ptr [rdx]"),
+            "mov qword ptr [rdi], r10",
+            "lea rsi, [rsi + 8]",
+            "lea rdx, [rdx + 8]",
+            "lea rdi, [rdi + 8]",
+            "dec rcx",
+            "jnz 2b",
+            "3:",
+            "xchg rcx, r9",
+            "jrcxz 5f",
+            "4:",
+            "mov r10, qword ptr [rsi]",
+            "mov r11, qword ptr [rsi + 8]",
+            concat!($op, " r10, qword ptr [rdx]"),
+            concat!($op, " r11, qword ptr [rdx + 8]"),
+            "mov qword ptr [rdi], r10",
+            "mov qword ptr [rdi + 8], r11",
+            "mov r10, qword ptr [rsi + 16]",
+            "mov r11, qword ptr [rsi + 24]",
+            concat!($op, " r10, qword ptr [rdx + 16]"),
+            concat!($op, " r11, qword ptr [rdx + 24]"),
+            "mov qword ptr [rdi + 16], r10",
+            "mov qword ptr [rdi + 24], r11",
+            "lea rsi, [rsi + 32]",
+            "lea rdx, [rdx + 32]",
+            "lea rdi, [rdi + 32]",
+            "dec rcx",
+            "jnz 4b",
+            "5:",
+            "mov eax, 0",
+            "setc al",
+            inout("rdi") $r => _,
+            inout("rsi") $a => _,
+            inout("rdx") $b => _,
+            inout("rcx") $len => _,
+            inout("rax") $c => c,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            options(nostack),
+        );
+        c
+    }};
+}
+
 /// One row, `r[0..len] (+|-)= v a[0..len]` (see [`row_text`]), returning its last limb.
 #[cfg(target_arch = "x86_64")]
 macro_rules! row_asm {
@@ -309,6 +372,108 @@ impl Adx {
                 inout("r15") s - 1 => _,
             );
         }
+    }
+
+    /// The rows of a schoolbook product in one assembly loop: for i in 0..s, `w[i..i + s] +=
+    /// x_i y`, the row's carry stored at `w[i + s]` (no row has written it yet). `w` has
+    /// `x.len() + s` limbs and is 0 below limb s on entry; s = `y.len()` >= 1.
+    ///
+    /// # Panics
+    /// If `w.len() != x.len() + y.len()` or `y` is empty.
+    pub(crate) fn mul_rows(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
+        let s = y.len();
+        assert!(
+            s >= 1 && w.len() == x.len() + s,
+            "adx: mul_rows needs x.len() + y.len() limbs"
+        );
+        if x.is_empty() {
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves BMI2 and ADX. Row i reads x_i and y[0..s] and writes
+        // w[i..=i + s], in bounds for i < x.len().
+        unsafe {
+            rows_loop!(
+                head: ["mov rdx, qword ptr [r12]", "mov r11, rax"],
+                tail: [
+                    "mov qword ptr [rdi], r10",
+                    "lea r13, [r13 + 8]",
+                    "lea r12, [r12 + 8]"
+                ],
+                in("rax") s,
+                inout("r12") x.as_ptr() => _,
+                inout("r13") w.as_mut_ptr() => _,
+                in("r14") y.as_ptr(),
+                inout("r15") x.len() => _,
+            );
+        }
+    }
+
+    /// `r = a + b + cin` over `len = r.len()` limbs (`a`, `b` as long), returning the carry:
+    /// one ADC chain, four limbs a step. `r` may be `a` (see [`Adx::add_assign_n`]).
+    ///
+    /// # Panics
+    /// If the lengths differ or `cin > 1`.
+    #[inline]
+    pub(crate) fn add_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
+        assert!(a.len() == r.len() && b.len() == r.len() && cin <= 1);
+        // SAFETY: the lengths are checked; the asm reads a and b and writes r, len limbs each.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            addsub_n_asm!("adc", r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), r.len(), cin)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no token off x86-64")
+    }
+
+    /// `r += b + cin` over `r.len() = b.len()` limbs, returning the carry.
+    ///
+    /// # Panics
+    /// If the lengths differ or `cin > 1`.
+    #[inline]
+    pub(crate) fn add_assign_n(self, r: &mut [Limb], b: &[Limb], cin: Limb) -> Limb {
+        assert!(b.len() == r.len() && cin <= 1);
+        let p = r.as_mut_ptr();
+        // SAFETY: as for `add_n`; each limb of r is read before it is written.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            addsub_n_asm!("adc", p, p.cast_const(), b.as_ptr(), r.len(), cin)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no token off x86-64")
+    }
+
+    /// `r = a - b - bin` over `len = r.len()` limbs, returning the borrow: one SBB chain.
+    ///
+    /// # Panics
+    /// If the lengths differ or `bin > 1`.
+    #[inline]
+    pub(crate) fn sub_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], bin: Limb) -> Limb {
+        assert!(a.len() == r.len() && b.len() == r.len() && bin <= 1);
+        // SAFETY: as for `add_n`.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            addsub_n_asm!("sbb", r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), r.len(), bin)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no token off x86-64")
+    }
+
+    /// `r -= a + bin` over `r.len() = a.len()` limbs, returning the borrow.
+    ///
+    /// # Panics
+    /// If the lengths differ or `bin > 1`.
+    #[inline]
+    pub(crate) fn sub_assign_n(self, r: &mut [Limb], a: &[Limb], bin: Limb) -> Limb {
+        assert!(a.len() == r.len() && bin <= 1);
+        let p = r.as_mut_ptr();
+        // SAFETY: as for `add_assign_n`.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            addsub_n_asm!("sbb", p, p.cast_const(), a.as_ptr(), r.len(), bin)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no token off x86-64")
     }
 
     /// The rows of word-by-word REDC in one assembly loop: for i in 0..s, `m = w[i] n0_inv`,
@@ -424,8 +589,54 @@ mod tests {
         }
     }
 
-    /// Products, wide products (x up to R - 1) and squarings on the ADX rows equal the portable
-    /// kernels' for every length 1 to 70 (every `len mod 4` and both sides of `MIN_LIMBS`), on
+    /// The product rows and the add and subtract chains equal the portable ones for every
+    /// length 0 to 21 (every `len mod 4` and `len / 8`), with carry-in 0 and 1, on random and
+    /// all-ones limbs.
+    #[test]
+    fn passes_match_portable() {
+        if !adx_or_skip("adx add/sub passes and product rows") {
+            return;
+        }
+        let adx = Adx::new().expect("checked");
+        let mut seed = 0x7061_7373_6573_0001;
+        for len in 0..=21 {
+            let rnd = |seed: &mut u64| limb::xorshift_limbs(seed, len);
+            let ones = vec![Limb::MAX; len];
+            for (a, b) in [
+                (rnd(&mut seed), rnd(&mut seed)),
+                (ones.clone(), ones.clone()),
+            ] {
+                for c in [0, 1] {
+                    let (mut want, mut got) = (vec![0; len], vec![0; len]);
+                    let wc = sqr::Rows::add_n(sqr::Portable, &mut want, &a, &b, c);
+                    assert_eq!(adx.add_n(&mut got, &a, &b, c), wc, "add_n len {len}");
+                    assert_eq!(got, want, "add_n len {len}");
+                    got.copy_from_slice(&a);
+                    assert_eq!(adx.add_assign_n(&mut got, &b, c), wc, "add_assign_n {len}");
+                    assert_eq!(got, want, "add_assign_n len {len}");
+                    let wb = sqr::Rows::sub_n(sqr::Portable, &mut want, &a, &b, c);
+                    assert_eq!(adx.sub_n(&mut got, &a, &b, c), wb, "sub_n len {len}");
+                    assert_eq!(got, want, "sub_n len {len}");
+                    got.copy_from_slice(&a);
+                    assert_eq!(adx.sub_assign_n(&mut got, &b, c), wb, "sub_assign_n {len}");
+                    assert_eq!(got, want, "sub_assign_n len {len}");
+                }
+                if len == 0 {
+                    continue;
+                }
+                let x = rnd(&mut seed);
+                let (mut want, mut got) = (vec![0; len + x.len()], vec![0; len + x.len()]);
+                sqr::Rows::mul_rows(sqr::Portable, &x, &a, &mut want);
+                adx.mul_rows(&x, &a, &mut got);
+                assert_eq!(got, want, "mul_rows len {len}");
+            }
+        }
+    }
+
+    /// Products, wide products (x up to R - 1) and squarings on the ADX rows, and the products
+    /// as dispatched (CIOS rounds, or from `karatsuba::MIN_LIMBS` the split product and the REDC
+    /// rows), equal the portable kernels' for every length 1 to 70 (every `len mod 4`, both sides
+    /// of `MIN_LIMBS` and of Karatsuba's threshold), on
     /// the moduli of `limb::edge_moduli`, at N - 1, 0, R - 1 and random operands.
     #[test]
     fn equal_the_portable_kernels() {
@@ -458,8 +669,19 @@ mod tests {
                     let (mut want, mut got) = (vec![0; s], vec![0; s]);
                     let mut t = vec![0; cios::scratch_len(s)];
                     cios::mul_portable(&p, &x, &y, &mut want, &mut t);
-                    adx.cios_mul(p.modulus(), p.n0_inv(), &x, &y, &mut got, &mut t);
+                    adx.cios_mul(
+                        p.modulus(),
+                        p.n0_inv(),
+                        &x,
+                        &y,
+                        &mut got,
+                        &mut t[..2 * s + 2],
+                    );
                     assert_eq!(got, want, "mul: s = {s}, case {case}");
+                    // As dispatched: the SOS product with Karatsuba's split from its threshold.
+                    got.fill(0);
+                    cios::mont_mul_wide_into(&p, &x, &y, &mut got, &mut t);
+                    assert_eq!(got, want, "dispatched mul: s = {s}, case {case}");
                     if limb::cmp(&x, p.modulus()).is_ge() {
                         continue;
                     }

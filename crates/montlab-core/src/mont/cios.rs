@@ -8,8 +8,8 @@
 //!
 //! Inputs:  odd N > 1 (through [`MontParams`]); `0 <= x < N` and `0 <= y < N`.
 //! Output:  `x * y * R^-1 mod N`, fully reduced to `0 <= out < N` (one final subtraction).
-//! Scratch: one accumulator `t` of `s + 2` limbs within [`scratch_len`]`(s)`; no allocation in
-//! [`mont_mul_into`].
+//! Scratch: [`scratch_len`]`(s)` limbs (the accumulator `t` of `s + 2` limbs, or the product
+//! and the split's scratch); no allocation in [`mont_mul_into`].
 //!
 //! Invariant: with x, y < N the accumulator stays below 2N < 2R, so `t[s] <= 1` after
 //! each of the s rounds and a single final subtraction fully reduces it. The multiplication
@@ -18,21 +18,25 @@
 //! Timing: the loops and the final subtraction do not branch on operand values (the final
 //! subtraction is a mask select); whether `u128` multiplication is constant time is up to the
 //! target. On x86-64 with BMI2/ADX, from [`adx::MIN_LIMBS`] limbs, the rounds run on the
-//! MULX/ADX rows of [`crate::mont::adx`]. Left out: squaring (see [`crate::mont::sqr`]), lazy
+//! MULX/ADX rows of [`crate::mont::adx`]; from [`karatsuba::MIN_LIMBS`] limbs there, the operand
+//! scanning is separated (the paper's SOS method): w = x y by [`karatsuba::mul`], then the REDC
+//! rows of [`crate::mont::sqr`], the same output (w < R N, so one subtraction still reduces),
+//! fewer word products. Left out: squaring (see [`crate::mont::sqr`]), lazy
 //! reduction (output < 2N), word sizes other than 64 (the Python model `montlab.ref.cios`
 //! covers those), and SIMD.
 
 use crate::error::MontError;
 use crate::limb::{self, adc, mac, Limb};
-use crate::mont::adx;
+use crate::mont::{adx, karatsuba, sqr};
 use crate::params::MontParams;
 
 /// Length of the scratch accumulator [`mont_mul_into`] needs for `s`-limb operands.
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
     // The portable rounds use the first s + 2; the ADX rounds slide their s + 2 up one limb a
-    // round (`adx::Adx::cios_mul`).
-    2 * s + 2
+    // round (`adx::Adx::cios_mul`); from `karatsuba::MIN_LIMBS` the ADX path takes the 2 s-limb
+    // product and the split's scratch after it.
+    2 * s + 2 + karatsuba::scratch_len(s)
 }
 
 /// CIOS kernel: `out = x * y * R^-1 mod N`, fully reduced.
@@ -44,7 +48,8 @@ pub const fn scratch_len(s: usize) -> usize {
 /// Moduli of 1 to 8, 16, 32 and 64 limbs run a copy of the kernel specialised for that length
 /// (the compiler unrolls it); other lengths run the same code with the length at run time.
 /// From [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX, the rounds run on the assembly rows of
-/// `adx::Adx::cios_mul` instead (the same rounds, the two inner loops as two passes).
+/// `adx::Adx::cios_mul` instead (the same rounds, the two inner loops as two passes), and from
+/// [`karatsuba::MIN_LIMBS`] limbs as a Karatsuba product then the REDC rows.
 ///
 /// # Panics
 /// If a slice has the wrong length (a programming error, never a value error).
@@ -79,7 +84,7 @@ pub fn mont_mul_wide_into(
     let s = params.s();
     assert!(
         x.len() == s && y.len() == s && out.len() == s && t.len() == scratch_len(s),
-        "cios: operand, output and scratch lengths must be s, s, s and 2 s + 2",
+        "cios: operand, output and scratch lengths must be s, s, s and scratch_len(s)",
     );
     debug_assert!(limb::cmp(y, n).is_lt(), "cios: y must be < N");
     let n0_inv = params.n0_inv();
@@ -92,7 +97,14 @@ pub fn mont_mul_wide_into(
         };
     }
     if let Some(adx) = adx::Adx::for_limbs(s) {
-        adx.cios_mul(n, n0_inv, x, y, out, t);
+        if s >= karatsuba::MIN_LIMBS {
+            // Operand scanning separated (Koc et al.'s SOS): w = x y, then the REDC rows.
+            let (w, sc) = t.split_at_mut(2 * s);
+            karatsuba::mul(x, y, w, &mut sc[2..], adx);
+            sqr::redc::<0>(n, n0_inv, w, out, adx);
+        } else {
+            adx.cios_mul(n, n0_inv, x, y, out, t);
+        }
     } else {
         fixed!(1 2 3 4 5 6 7 8 16 32 64);
     }

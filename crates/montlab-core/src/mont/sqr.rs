@@ -18,8 +18,9 @@
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
 //! branch on operand values (the final subtraction is a mask select). Left out: Karatsuba
-//! squaring (the REDC's s^2 products dominate up to 128 limbs), a subquadratic REDC and lazy
-//! reduction.
+//! squaring (split at 64 and 128 limbs it was 2 to 10 % slower on the MULX/ADX rows: it saves
+//! only a quarter of the s^2 / 2 square products, and the REDC's s^2 dominate), a subquadratic
+//! REDC and lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
 use crate::mont::adx;
@@ -94,11 +95,62 @@ pub(crate) fn addmul_1(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
     c
 }
 
-/// The rows under the squaring, the REDC and `barrett`: [`Portable`] Rust, or the MULX/ADX
-/// assembly ([`adx::Adx`]), which runs each loop of rows as one assembly loop.
+/// The rows under the squaring, the REDC, `karatsuba` and `barrett`, and the add and subtract
+/// passes of `karatsuba`: [`Portable`] Rust, or the MULX/ADX assembly ([`adx::Adx`]), which
+/// runs each loop of rows as one assembly loop.
 pub(crate) trait Rows: Copy {
     /// `r += v a` (equal lengths), returning the carry limb.
     fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb;
+
+    /// A schoolbook product: `w[i..i + s] += x_i y` with the carry at `w[i + s]`, for i in
+    /// 0..x.len(); `w` (`x.len() + s` limbs, s = `y.len()`) is 0 below limb s on entry.
+    #[inline(always)]
+    fn mul_rows(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
+        let s = y.len();
+        for (i, &xi) in x.iter().enumerate() {
+            w[i + s] = self.addmul_1(&mut w[i..i + s], y, xi);
+        }
+    }
+
+    /// `r = a + b + cin` (equal lengths), returning the carry.
+    #[inline(always)]
+    fn add_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
+        let mut c = cin;
+        for ((ri, &ai), &bi) in r.iter_mut().zip(a).zip(b) {
+            (*ri, c) = adc(ai, bi, c);
+        }
+        c
+    }
+
+    /// `r += b + cin` (equal lengths), returning the carry.
+    #[inline(always)]
+    fn add_assign_n(self, r: &mut [Limb], b: &[Limb], cin: Limb) -> Limb {
+        let mut c = cin;
+        for (ri, &bi) in r.iter_mut().zip(b) {
+            (*ri, c) = adc(*ri, bi, c);
+        }
+        c
+    }
+
+    /// `r = a - b - bin` (equal lengths), returning the borrow.
+    #[inline(always)]
+    fn sub_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], bin: Limb) -> Limb {
+        let mut c = bin;
+        for ((ri, &ai), &bi) in r.iter_mut().zip(a).zip(b) {
+            (*ri, c) = limb::sbb(ai, bi, c);
+        }
+        c
+    }
+
+    /// `r -= a + bin` (equal lengths), returning the borrow.
+    #[inline(always)]
+    fn sub_assign_n(self, r: &mut [Limb], a: &[Limb], bin: Limb) -> Limb {
+        let mut c = bin;
+        for (ri, &ai) in r.iter_mut().zip(a) {
+            (*ri, c) = limb::sbb(*ri, ai, c);
+        }
+        c
+    }
 
     /// Step 1 of the squaring: `w[2 i + 1..i + s] += x_i x[i + 1..]` with the carry at
     /// `w[i + s]`, for i in 0..s - 1; `w` (`2 s` limbs) is 0 below limb s on entry, and its
@@ -141,6 +193,31 @@ impl Rows for adx::Adx {
     #[inline(always)]
     fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
         adx::Adx::addmul_1(self, r, a, v)
+    }
+
+    #[inline(always)]
+    fn add_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
+        adx::Adx::add_n(self, r, a, b, cin)
+    }
+
+    #[inline(always)]
+    fn add_assign_n(self, r: &mut [Limb], b: &[Limb], cin: Limb) -> Limb {
+        adx::Adx::add_assign_n(self, r, b, cin)
+    }
+
+    #[inline(always)]
+    fn sub_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], bin: Limb) -> Limb {
+        adx::Adx::sub_n(self, r, a, b, bin)
+    }
+
+    #[inline(always)]
+    fn sub_assign_n(self, r: &mut [Limb], a: &[Limb], bin: Limb) -> Limb {
+        adx::Adx::sub_assign_n(self, r, a, bin)
+    }
+
+    #[inline(always)]
+    fn mul_rows(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
+        adx::Adx::mul_rows(self, x, y, w);
     }
 
     #[inline(always)]
@@ -219,7 +296,7 @@ pub(crate) fn square<const S: usize>(x: &[Limb], w: &mut [Limb], rows: impl Rows
 /// Word-by-word REDC, steps 4 to 6 of the squaring: `out = w R^-1 mod N` for `w < R N` in
 /// `2 s` limbs, fully reduced; `w` is clobbered. `S` and `rows` as in [`sqr_core`].
 #[inline(always)]
-fn redc<const S: usize>(
+pub(crate) fn redc<const S: usize>(
     n: &[Limb],
     n0_inv: Limb,
     w: &mut [Limb],
