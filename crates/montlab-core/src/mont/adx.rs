@@ -4,20 +4,19 @@
 //! Citation: Intel, "New Instructions Supporting Large Integer Arithmetic on Intel
 //! Architecture Processors" (2012): MULX leaves the flags alone, ADCX carries through CF and
 //! ADOX through OF, so one pass runs two independent carry chains, as GMP's `mpn_addmul_1` for
-//! BMI2/ADX CPUs does. [`Adx::cios_mul`] is Koc-Acar-Kaliski's CIOS as published ("Analyzing and
-//! comparing Montgomery multiplication algorithms", IEEE Micro 16(3), 1996): each round one
-//! [`Adx::addmul_1`] pass `t += x_i y`, then m = t_0 N' mod 2^64 and a second pass
-//! `t = (t + m N) / 2^64`, the division a move of the accumulator's window one limb up. `sqr`
-//! runs the rows of its square ([`Adx::cross_products`]) and of its REDC ([`Adx::redc_rows`])
-//! as one assembly loop each, and [`super::karatsuba`] the rows of its schoolbook products
-//! ([`Adx::mul_rows`]) and its additions and subtractions ([`Adx::add_n`], [`Adx::sub_n`] and
-//! their in-place forms: plain ADC/SBB chains, four limbs a step, as GMP's `mpn_add_n`).
+//! BMI2/ADX CPUs does. The products of [`super::cios`] on this path separate the operand
+//! scanning (Koc-Acar-Kaliski's SOS, "Analyzing and comparing Montgomery multiplication
+//! algorithms", IEEE Micro 16(3), 1996): the rows of the product ([`Adx::mul_rows`], under
+//! [`super::karatsuba`]), then the REDC rows ([`Adx::redc_rows`]: m = w_i N' mod 2^64, w +=
+//! m N W^i). `sqr` runs the rows of its square ([`Adx::cross_products`]) and the same REDC rows.
+//! Each set of rows is one assembly loop. `karatsuba` adds and subtracts with [`Adx::add_n`],
+//! [`Adx::sub_n`] and their in-place forms (plain ADC/SBB chains, four limbs a step, as GMP's
+//! `mpn_add_n`).
 //!
-//! Word size 64, radix 2^64. [`Adx::cios_mul`]: x, y < N, `s` limbs each; out = x y R^-1 mod N,
-//! R = 2^(64 s), fully reduced by a branch-free final subtraction; accumulator `s + 2` limbs of
-//! a `2 s + 2`-limb scratch, t < 2N after every round, t < 2N + 2^64 N inside one. A row runs
-//! one group of four limbs when `len / 4` is odd, then groups of eight, then `len mod 4` single
-//! steps; the loop control (`lea`/`jrcxz`/`jmp`) leaves both flags alone.
+//! Word size 64, radix 2^64. A row runs one group of four limbs when `len / 4` is odd, then
+//! groups of eight, then `len mod 4` single steps; the loop control (`lea`/`jrcxz`/`jmp`)
+//! leaves both flags alone. Lengths are the callers' (slices checked before each assembly
+//! block).
 //!
 //! The boundary: [`enabled`] (BMI2 and ADX present, `MONTLAB_NO_ADX` unset) gates the dispatch
 //! from [`MIN_LIMBS`] limbs; elsewhere the portable loops run. Results equal the portable
@@ -27,7 +26,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::limb::{self, Limb};
+use crate::limb::Limb;
 
 /// Moduli of fewer limbs keep the portable kernels, whose fixed-length copies the compiler
 /// unrolls; from here the assembly rows are faster (`examples/word_timings.rs`).
@@ -79,20 +78,15 @@ pub fn adx_or_skip(what: &str) -> bool {
 /// which leaves the flags alone), then ADCX onto r's limb (CF). `$start` sets up CF; `$end`
 /// turns the last high word, OF and CF into the returned limb. Once the chains start, nothing
 /// writes the flags but them: the loop control is `lea`/`jrcxz`/`jmp`, and the counts come
-/// out of r11 (`len / 8` in its low half, `len mod 4` in its high half) by `mov`/`rorx`.
+/// out of r11, packed as [`packed`] does (in Rust, or by `cross_products`' row head, whose
+/// lengths vary), by `mov`/`rorx`/`movzx`.
 /// Clobbers r8 to r11 and rcx. Labels 3 to 8 are its own; the callers' loops use 9.
 #[cfg(target_arch = "x86_64")]
 macro_rules! row_text {
     (start: $start:literal, neg: $neg:literal, end: $end:literal) => {
         concat!(
             "mov rcx, r11\n",
-            "shr rcx, 2\n",
-            "and ecx, 1\n",
-            "mov r8, r11\n",
-            "and r8d, 3\n",
-            "shl r8, 32\n",
-            "shr r11, 3\n",
-            "or r11, r8\n",
+            "shr rcx, 48\n",
             "xor r10d, r10d\n",
             $start,
             "\n",
@@ -116,7 +110,7 @@ macro_rules! row_text {
             "jmp 4b\n",
             "5:\n",
             "rorx rcx, r11, 32\n",
-            "mov ecx, ecx\n",
+            "movzx ecx, cx\n",
             "6:\n",
             "jrcxz 7f\n",
             limb_text!($neg, "r9", "r10", ""),
@@ -133,6 +127,13 @@ macro_rules! row_text {
             "adcx r10, r8\n",
         )
     };
+}
+
+/// The counts of a row of `len` limbs as [`row_text`] reads them: `len / 8` in bits 0..32,
+/// `len mod 4` from bit 32 and `(len / 4) mod 2` (the leading group of four) at bit 48.
+const fn packed(len: usize) -> u64 {
+    let len = len as u64;
+    (len >> 3) | ((len & 3) << 32) | (((len >> 2) & 1) << 48)
 }
 
 /// One limb of [`row_text`] at byte offset `$off` from rsi and rdi: the product's high word
@@ -275,7 +276,7 @@ macro_rules! row_asm {
             row_text!(start: $start, neg: $neg, end: $end),
             inout("rdi") $r => _,
             inout("rsi") $a => _,
-            inout("r11") $len => _,
+            inout("r11") packed($len) => _,
             out("rcx") _,
             in("rdx") $v,
             out("r8") _,
@@ -359,7 +360,21 @@ impl Adx {
         // x[i..s] and writes w[2 i + 1..=i + s], all in bounds for i <= s - 2.
         unsafe {
             rows_loop!(
-                head: ["mov rdx, qword ptr [r12]", "mov r11, r15"],
+                head: [
+                    "mov rdx, qword ptr [r12]",
+                    // r11 = packed(r15), as `packed` computes it.
+                    "mov r11, r15",
+                    "mov r8, r11",
+                    "shr r8, 2",
+                    "and r8d, 1",
+                    "shl r8, 48",
+                    "mov rcx, r11",
+                    "and ecx, 3",
+                    "shl rcx, 32",
+                    "shr r11, 3",
+                    "or r11, r8",
+                    "or r11, rcx"
+                ],
                 tail: [
                     "mov qword ptr [rdi], r10",
                     "lea r13, [r13 + 16]",
@@ -400,7 +415,7 @@ impl Adx {
                     "lea r13, [r13 + 8]",
                     "lea r12, [r12 + 8]"
                 ],
-                in("rax") s,
+                in("rax") packed(s),
                 inout("r12") x.as_ptr() => _,
                 inout("r13") w.as_mut_ptr() => _,
                 in("r14") y.as_ptr(),
@@ -492,50 +507,13 @@ impl Adx {
             rows_loop!(
                 head: ["mov rdx, qword ptr [r13]", "imul rdx, r12", "mov r11, rax"],
                 tail: ["mov qword ptr [r13], r10", "lea r13, [r13 + 8]"],
-                in("rax") s,
+                in("rax") packed(s),
                 in("r12") n0_inv,
                 inout("r13") w.as_mut_ptr() => _,
                 in("r14") n.as_ptr(),
                 inout("r15") s => _,
             );
         }
-    }
-
-    /// `out = x y R^-1 mod N`, the contract of [`super::cios::mont_mul_into`] (`x` may be
-    /// anywhere below R, as for [`super::cios::mont_mul_wide_into`]); `t` has
-    /// [`super::cios::scratch_len`]`(s) = 2 s + 2` limbs.
-    ///
-    /// Round i keeps the accumulator in `t[i..i + s + 2]`: pass A adds x_i y at limb i, pass B
-    /// adds m N there, which zeroes limb i, and the next round starts one limb up: CIOS's
-    /// division by W is the window's move, not a shift of the stores.
-    ///
-    /// # Panics
-    /// If a slice has the wrong length.
-    pub(crate) fn cios_mul(
-        self,
-        n: &[Limb],
-        n0_inv: Limb,
-        x: &[Limb],
-        y: &[Limb],
-        out: &mut [Limb],
-        t: &mut [Limb],
-    ) {
-        let s = n.len();
-        assert!(s >= 1 && x.len() == s && y.len() == s && out.len() == s && t.len() == 2 * s + 2);
-        t.fill(0);
-        for (i, &xi) in x.iter().enumerate() {
-            let acc = &mut t[i..i + s + 2];
-            let c = self.addmul_1(&mut acc[..s], y, xi);
-            (acc[s], acc[s + 1]) = limb::adc(acc[s], c, 0);
-            let m = acc[0].wrapping_mul(n0_inv);
-            let c = self.addmul_1(&mut acc[..s], n, m);
-            debug_assert_eq!(acc[0], 0, "adx: n0_inv is not -N^-1 mod 2^64");
-            let (lo, hi) = limb::adc(acc[s], c, 0);
-            acc[s] = lo;
-            acc[s + 1] += hi;
-            debug_assert!(acc[s + 1] <= 1, "adx: accumulator exceeded 2R");
-        }
-        limb::ct_reduce_once(out, &t[s..2 * s], t[2 * s], n);
     }
 }
 
@@ -561,6 +539,7 @@ unsafe fn submul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Lim
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limb;
     use crate::mont::{cios, sqr};
     use crate::params::MontParams;
 
@@ -633,10 +612,9 @@ mod tests {
         }
     }
 
-    /// Products, wide products (x up to R - 1) and squarings on the ADX rows, and the products
-    /// as dispatched (CIOS rounds, or from `karatsuba::MIN_LIMBS` the split product and the REDC
-    /// rows), equal the portable kernels' for every length 1 to 70 (every `len mod 4`, both sides
-    /// of `MIN_LIMBS` and of Karatsuba's threshold), on
+    /// Products (the SOS product, split from Karatsuba's threshold), wide products (x up to
+    /// R - 1) and squarings on the ADX rows equal the portable kernels' for every length 1 to 70
+    /// (every `len mod 4`, both sides of `MIN_LIMBS` and of Karatsuba's threshold), on
     /// the moduli of `limb::edge_moduli`, at N - 1, 0, R - 1 and random operands.
     #[test]
     fn equal_the_portable_kernels() {
@@ -669,19 +647,8 @@ mod tests {
                     let (mut want, mut got) = (vec![0; s], vec![0; s]);
                     let mut t = vec![0; cios::scratch_len(s)];
                     cios::mul_portable(&p, &x, &y, &mut want, &mut t);
-                    adx.cios_mul(
-                        p.modulus(),
-                        p.n0_inv(),
-                        &x,
-                        &y,
-                        &mut got,
-                        &mut t[..2 * s + 2],
-                    );
+                    cios::sos_adx(p.modulus(), p.n0_inv(), &x, &y, &mut got, &mut t, adx);
                     assert_eq!(got, want, "mul: s = {s}, case {case}");
-                    // As dispatched: the SOS product with Karatsuba's split from its threshold.
-                    got.fill(0);
-                    cios::mont_mul_wide_into(&p, &x, &y, &mut got, &mut t);
-                    assert_eq!(got, want, "dispatched mul: s = {s}, case {case}");
                     if limb::cmp(&x, p.modulus()).is_ge() {
                         continue;
                     }

@@ -17,11 +17,12 @@
 //!
 //! Timing: the loops and the final subtraction do not branch on operand values (the final
 //! subtraction is a mask select); whether `u128` multiplication is constant time is up to the
-//! target. On x86-64 with BMI2/ADX, from [`adx::MIN_LIMBS`] limbs, the rounds run on the
-//! MULX/ADX rows of [`crate::mont::adx`]; from [`karatsuba::MIN_LIMBS`] limbs there, the operand
-//! scanning is separated (the paper's SOS method): w = x y by [`karatsuba::mul`], then the REDC
-//! rows of [`crate::mont::sqr`], the same output (w < R N, so one subtraction still reduces),
-//! fewer word products. Left out: squaring (see [`crate::mont::sqr`]), lazy
+//! target. On x86-64 with BMI2/ADX, from [`adx::MIN_LIMBS`] limbs, the product separates the
+//! operand scanning instead (the paper's SOS method, [`sos_adx`]): w = x y on the MULX/ADX rows
+//! of [`crate::mont::adx`] (split by [`karatsuba::mul`] from its threshold), then the REDC rows
+//! of [`crate::mont::sqr`], the same output (w < R N, so one subtraction still reduces). Each
+//! set of rows is one assembly loop there, where the CIOS rounds cost two calls a round, and
+//! the split saves word products. Left out: squaring (see [`crate::mont::sqr`]), lazy
 //! reduction (output < 2N), word sizes other than 64 (the Python model `montlab.ref.cios`
 //! covers those), and SIMD.
 
@@ -33,9 +34,8 @@ use crate::params::MontParams;
 /// Length of the scratch accumulator [`mont_mul_into`] needs for `s`-limb operands.
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
-    // The portable rounds use the first s + 2; the ADX rounds slide their s + 2 up one limb a
-    // round (`adx::Adx::cios_mul`); from `karatsuba::MIN_LIMBS` the ADX path takes the 2 s-limb
-    // product and the split's scratch after it.
+    // The portable rounds use the first s + 2; the ADX path (`sos_adx`) the 2 s-limb product,
+    // then the split's scratch from limb 2 s + 2.
     2 * s + 2 + karatsuba::scratch_len(s)
 }
 
@@ -47,9 +47,8 @@ pub const fn scratch_len(s: usize) -> usize {
 ///
 /// Moduli of 1 to 8, 16, 32 and 64 limbs run a copy of the kernel specialised for that length
 /// (the compiler unrolls it); other lengths run the same code with the length at run time.
-/// From [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX, the rounds run on the assembly rows of
-/// `adx::Adx::cios_mul` instead (the same rounds, the two inner loops as two passes), and from
-/// [`karatsuba::MIN_LIMBS`] limbs as a Karatsuba product then the REDC rows.
+/// From [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX, [`sos_adx`] runs instead: the product
+/// rows (a Karatsuba product from [`karatsuba::MIN_LIMBS`] limbs), then the REDC rows.
 ///
 /// # Panics
 /// If a slice has the wrong length (a programming error, never a value error).
@@ -97,18 +96,30 @@ pub fn mont_mul_wide_into(
         };
     }
     if let Some(adx) = adx::Adx::for_limbs(s) {
-        if s >= karatsuba::MIN_LIMBS {
-            // Operand scanning separated (Koc et al.'s SOS): w = x y, then the REDC rows.
-            let (w, sc) = t.split_at_mut(2 * s);
-            karatsuba::mul(x, y, w, &mut sc[2..], adx);
-            sqr::redc::<0>(n, n0_inv, w, out, adx);
-        } else {
-            adx.cios_mul(n, n0_inv, x, y, out, t);
-        }
+        sos_adx(n, n0_inv, x, y, out, t, adx);
     } else {
         fixed!(1 2 3 4 5 6 7 8 16 32 64);
     }
     debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
+}
+
+/// The product on the MULX/ADX rows, any `s`: operand scanning separated (Koc et al.'s SOS),
+/// w = x y ([`karatsuba::mul`]: the product rows, split from its threshold), then the REDC
+/// rows of [`crate::mont::sqr`]. w < R N, so the REDC's one subtraction fully reduces, as in
+/// the CIOS rounds. `t` is [`scratch_len`]`(s)` limbs.
+pub(crate) fn sos_adx(
+    n: &[Limb],
+    n0_inv: Limb,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+    adx: adx::Adx,
+) {
+    let s = n.len();
+    let (w, sc) = t.split_at_mut(2 * s);
+    karatsuba::mul(x, y, w, &mut sc[2..], adx);
+    sqr::redc::<0>(n, n0_inv, w, out, adx);
 }
 
 /// [`mont_mul_wide_into`] on the portable rounds whatever the CPU (the oracle of the ADX rounds
