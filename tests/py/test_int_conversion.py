@@ -1,8 +1,8 @@
 """Python ints into and out of the native engine: every path that copies an int's digits.
 
 On CPython 3.11 the binding copies the int's 30-bit digits to and from 64-bit limbs itself;
-these tests cross every digit/limb boundary (bit lengths 0 to 300, then random ones up to
-20000), powers of two and all-ones values, and the refusals (negative, too long, not an int),
+these tests cross every digit/limb boundary (bit lengths 0 to 300, those around every block
+of 32 digits, then random ones up to 20000), powers of two and all-ones values, and the refusals (negative, too long, not an int),
 through ``FastModulus.mul``, residues (``m(x)``, ``int(a)``) and ``powm``.
 """
 
@@ -29,9 +29,14 @@ def values(rng: random.Random, bits: int) -> list[int]:
 def test_round_trips_across_digit_boundaries(mod_bits: int, rng: random.Random) -> None:
     n = rng.getrandbits(mod_bits) | 1 | (1 << (mod_bits - 1))
     m = native.FastModulus(n)
-    lengths = list(range(min(mod_bits, 300) + 1)) + [
-        rng.randrange(1, mod_bits + 1) for _ in range(scaled(50))
-    ]
+    # Whole blocks of 32 digits (960 bits, 15 limbs) are copied with fixed shifts: lengths
+    # around each block boundary, then random ones.
+    blocks = [b + d for b in range(960, mod_bits + 1, 960) for d in (-31, -30, -1, 0, 1, 30, 64)]
+    lengths = (
+        list(range(min(mod_bits, 300) + 1))
+        + [b for b in blocks if 0 < b <= mod_bits]
+        + [rng.randrange(1, mod_bits + 1) for _ in range(scaled(50))]
+    )
     for bits in lengths:
         for x in values(rng, bits):
             want = x % n

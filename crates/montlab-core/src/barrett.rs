@@ -81,47 +81,47 @@ impl BarrettParams {
     ) -> Vec<Limb> {
         let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
         debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
-        // w = x y: row i adds x_i y at limb i; its carry lands in limb i + k, unwritten so far.
-        let mut scratch = vec![0; 4 * k + 2 + karatsuba::scratch_len(k)];
-        let (w, q2) = scratch.split_at_mut(2 * k);
-        let (q2, sc) = q2.split_at_mut(2 * k + 2);
-        match y {
-            Some(y) => karatsuba::mul(x, y, w, sc, rows),
-            None => sqr::square::<0>(x, w, rows),
-        }
-        // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
-        // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].
-        let q1 = &w[k - 1..];
-        for (i, &q1i) in q1.iter().enumerate() {
-            let j0 = (k - 1).saturating_sub(i);
-            q2[i + k + 1] = rows.addmul_1(&mut q2[i + j0..i + k + 1], &mu[j0..], q1i);
-        }
-        let q3 = &q2[k + 1..];
-        // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb k).
-        let mut r = vec![0; k + 1];
-        for (i, &q3i) in q3.iter().enumerate() {
-            let len = k.min(k + 1 - i);
-            let c = rows.addmul_1(&mut r[i..i + len], &n[..len], q3i);
-            if i == 0 {
-                r[k] = c;
+        // One zeroed scratch (on the stack up to 64 limbs): w, q2, r, then the split's; w = x y.
+        limb::with_scratch(5 * k + 3 + karatsuba::scratch_len(k), |scratch| {
+            let (w, q2) = scratch.split_at_mut(2 * k);
+            let (q2, rest) = q2.split_at_mut(2 * k + 2);
+            let (r, sc) = rest.split_at_mut(k + 1);
+            match y {
+                Some(y) => karatsuba::mul(x, y, w, sc, rows),
+                None => sqr::square::<0>(x, w, rows),
             }
-        }
-        // r = (w - r2) mod b^(k+1), below 4N; then subtract N while r >= N.
-        let mut borrow = 0;
-        for (ri, &wi) in r.iter_mut().zip(&w[..=k]) {
-            (*ri, borrow) = limb::sbb(wi, *ri, borrow);
-        }
-        let mut subtractions = 0;
-        while limb::cmp(&r, n).is_ge() {
-            limb::sub_assign(&mut r, n);
-            subtractions += 1;
-            debug_assert!(
-                subtractions <= 3,
-                "barrett: quotient estimate off by more than 3"
-            );
-        }
-        r.truncate(k);
-        r
+            // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
+            // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].
+            let q1 = &w[k - 1..];
+            for (i, &q1i) in q1.iter().enumerate() {
+                let j0 = (k - 1).saturating_sub(i);
+                q2[i + k + 1] = rows.addmul_1(&mut q2[i + j0..i + k + 1], &mu[j0..], q1i);
+            }
+            let q3 = &q2[k + 1..];
+            // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb k).
+            for (i, &q3i) in q3.iter().enumerate() {
+                let len = k.min(k + 1 - i);
+                let c = rows.addmul_1(&mut r[i..i + len], &n[..len], q3i);
+                if i == 0 {
+                    r[k] = c;
+                }
+            }
+            // r = (w - r2) mod b^(k+1), below 4N; then subtract N while r >= N.
+            let mut borrow = 0;
+            for (ri, &wi) in r.iter_mut().zip(&w[..=k]) {
+                (*ri, borrow) = limb::sbb(wi, *ri, borrow);
+            }
+            let mut subtractions = 0;
+            while limb::cmp(r, n).is_ge() {
+                limb::sub_assign(r, n);
+                subtractions += 1;
+                debug_assert!(
+                    subtractions <= 3,
+                    "barrett: quotient estimate off by more than 3"
+                );
+            }
+            r[..k].to_vec()
+        })
     }
 }
 

@@ -535,12 +535,29 @@ impl FastModulus {
         limb::operand(x, self.modulus.as_limbs(), which)
     }
 
+    /// [`FastModulus::operand`] without the copy when `x` is already `s` limbs (the binding's
+    /// operands are).
+    fn operand_ref<'a>(
+        &self,
+        x: &'a [Limb],
+        which: &'static str,
+    ) -> Result<std::borrow::Cow<'a, [Limb]>, MontError> {
+        let n = self.modulus.as_limbs();
+        if x.len() == n.len() {
+            if limb::cmp(x, n).is_ge() {
+                return Err(MontError::OperandOutOfRange { which });
+            }
+            return Ok(std::borrow::Cow::Borrowed(x));
+        }
+        self.operand(x, which).map(std::borrow::Cow::Owned)
+    }
+
     /// `x y mod N` (ordinary domain).
     ///
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `x` or `y`.
     pub fn mul(&self, x: &[Limb], y: &[Limb]) -> Result<Vec<Limb>, MontError> {
-        let (x, y) = (self.operand(x, "x")?, self.operand(y, "y")?);
+        let (x, y) = (self.operand_ref(x, "x")?, self.operand_ref(y, "y")?);
         Ok(self.mul_checked(&x, Some(&y)))
     }
 
@@ -549,7 +566,7 @@ impl FastModulus {
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `x`.
     pub fn sqr(&self, x: &[Limb]) -> Result<Vec<Limb>, MontError> {
-        let x = self.operand(x, "x")?;
+        let x = self.operand_ref(x, "x")?;
         Ok(self.mul_checked(&x, None))
     }
 

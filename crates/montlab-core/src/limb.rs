@@ -196,6 +196,21 @@ pub(crate) fn edge_moduli(seed: &mut u64, k: usize) -> [Vec<Limb>; 4] {
     [vec![Limb::MAX; k], short, sparse, random]
 }
 
+/// `f` on `len` zeroed limbs: on the stack in the smallest of three buffers that holds them
+/// (64, 192 or 512 limbs: the scratch of one product up to 4096 bits), else on the heap. Only
+/// the chosen buffer is zeroed, so small sizes pay for small buffers.
+pub(crate) fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [Limb]) -> R) -> R {
+    if len <= 64 {
+        f(&mut [0; 64][..len])
+    } else if len <= 192 {
+        f(&mut [0; 192][..len])
+    } else if len <= 512 {
+        f(&mut [0; 512][..len])
+    } else {
+        f(&mut vec![0; len])
+    }
+}
+
 /// An operand checked against the modulus `n` (exactly `s = n.len()` limbs, no leading zero
 /// limb required of `x`): `x` as `s` limbs if `x < n`, else
 /// [`MontError::OperandOutOfRange`] naming `which`. The one range check of every kernel.

@@ -81,23 +81,6 @@ fn run<K: MontKernel>(k: &K, op: &Op<'_>) -> Vec<Limb> {
     }
 }
 
-/// `f` on `len` zeroed limbs: a stack buffer of the smallest of three sizes that holds them
-/// (16, 32 or 64-limb moduli), else the heap.
-fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [Limb]) -> R) -> R {
-    const SMALL: usize = cios::scratch_len(16);
-    const MID: usize = cios::scratch_len(32);
-    const LARGE: usize = cios::scratch_len(64);
-    if len <= SMALL {
-        f(&mut [0; SMALL][..len])
-    } else if len <= MID {
-        f(&mut [0; MID][..len])
-    } else if len <= LARGE {
-        f(&mut [0; LARGE][..len])
-    } else {
-        f(&mut vec![0; len])
-    }
-}
-
 impl FastModulus {
     /// The registry id of the kernel residues live on: that of `mul` ("amm", "cios",
     /// "spectral" or "ntt_redc").
@@ -121,7 +104,7 @@ impl FastModulus {
                     // one allocation (the result) a call.
                     let len = cios::scratch_len(s).max(sqr::scratch_len(s));
                     let mut out = vec![0; s];
-                    with_scratch(len, |t| match *op {
+                    limb::with_scratch(len, |t| match *op {
                         Op::ToForm(x) => cios::mont_mul_into(
                             p,
                             x,

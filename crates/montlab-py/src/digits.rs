@@ -83,11 +83,28 @@ pub(crate) fn read_any(x: &Bound<'_, PyInt>) -> Option<Vec<u64>> {
     Some(pack(d, bit_len(d).div_ceil(64)))
 }
 
-/// The digits `d` as `s` limbs (`s` limbs hold them).
+/// Digits and limbs in a block: 32 digits of 30 bits are exactly 15 limbs (960 bits).
+const BLOCK_DIGITS: usize = 32;
+const BLOCK_LIMBS: usize = 15;
+
+/// The digits `d` as `s` limbs (`s` limbs hold them): whole blocks of 32 digits with fixed
+/// shifts (the compiler unrolls them), then the rest a digit at a time.
 fn pack(d: &[u32], s: usize) -> Vec<u64> {
     let mut out = vec![0u64; s];
-    let (mut acc, mut have, mut k) = (0u128, 0u32, 0);
-    for &digit in d {
+    // 32 b digits, the top one non-zero, need at least 15 b limbs, so every block fits.
+    let blocks = d.len() / BLOCK_DIGITS;
+    for (db, ob) in d
+        .chunks_exact(BLOCK_DIGITS)
+        .zip(out.chunks_exact_mut(BLOCK_LIMBS))
+        .take(blocks)
+    {
+        pack_block(
+            db.try_into().expect("a block"),
+            ob.try_into().expect("a block"),
+        );
+    }
+    let (mut acc, mut have, mut k) = (0u128, 0u32, blocks * BLOCK_LIMBS);
+    for &digit in &d[blocks * BLOCK_DIGITS..] {
         acc |= u128::from(digit) << have;
         have += SHIFT;
         if have >= 64 {
@@ -101,6 +118,36 @@ fn pack(d: &[u32], s: usize) -> Vec<u64> {
         out[k] = acc as u64;
     }
     out
+}
+
+/// Limb j of a block takes bits 64 j.. of its 32 digits: from digit k = 64 j / 30 on, shifted
+/// right by 64 j mod 30, then up to three more digits shifted left.
+#[inline(always)]
+fn pack_block(d: &[u32; BLOCK_DIGITS], out: &mut [u64; BLOCK_LIMBS]) {
+    for (j, o) in out.iter_mut().enumerate() {
+        let (k, sh) = (64 * j / 30, (64 * j % 30) as u32);
+        let mut v = u64::from(d[k]) >> sh;
+        v |= u64::from(d[k + 1]) << (SHIFT - sh);
+        v |= u64::from(d[k + 2]) << (2 * SHIFT - sh);
+        if k + 3 < BLOCK_DIGITS && 3 * SHIFT - sh < 64 {
+            v |= u64::from(d[k + 3]) << (3 * SHIFT - sh);
+        }
+        *o = v;
+    }
+}
+
+/// Digit i of a block of 15 limbs: bits 30 i.. from limb k = 30 i / 64, and the next limb's low
+/// bits when the digit straddles two.
+#[inline(always)]
+fn unpack_block(l: &[u64; BLOCK_LIMBS], out: &mut [u32; BLOCK_DIGITS]) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let (k, sh) = (30 * i / 64, (30 * i % 64) as u32);
+        let mut v = l[k] >> sh;
+        if sh > 64 - SHIFT && k + 1 < BLOCK_LIMBS {
+            v |= l[k + 1] << (64 - sh);
+        }
+        *o = (v & MASK) as u32;
+    }
 }
 
 /// The int whose little-endian limbs are `limbs`. Only where [`usable`].
@@ -129,8 +176,20 @@ pub(crate) fn write<'py>(py: Python<'py>, limbs: &[u64]) -> PyResult<Bound<'py, 
             .add(std::mem::size_of::<ffi::PyVarObject>())
             .cast::<u32>();
         let out = std::slice::from_raw_parts_mut(ptr, count);
-        let (mut acc, mut have, mut k) = (0u128, 0u32, 0);
-        for &l in &limbs[..len] {
+        // Whole blocks of 15 limbs while their 32 digits are all below `count`, then the rest.
+        let blocks = (count / BLOCK_DIGITS).min(len / BLOCK_LIMBS);
+        for (lb, ob) in limbs
+            .chunks_exact(BLOCK_LIMBS)
+            .zip(out.chunks_exact_mut(BLOCK_DIGITS))
+            .take(blocks)
+        {
+            unpack_block(
+                lb.try_into().expect("a block"),
+                ob.try_into().expect("a block"),
+            );
+        }
+        let (mut acc, mut have, mut k) = (0u128, 0u32, blocks * BLOCK_DIGITS);
+        for &l in &limbs[blocks * BLOCK_LIMBS..len] {
             acc |= u128::from(l) << have;
             have += 64;
             while have >= SHIFT && k < count {
