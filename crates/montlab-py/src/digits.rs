@@ -93,15 +93,10 @@ fn pack(d: &[u32], s: usize) -> Vec<u64> {
     let mut out = vec![0u64; s];
     // 32 b digits, the top one non-zero, need at least 15 b limbs, so every block fits.
     let blocks = d.len() / BLOCK_DIGITS;
-    for (db, ob) in d
-        .chunks_exact(BLOCK_DIGITS)
-        .zip(out.chunks_exact_mut(BLOCK_LIMBS))
-        .take(blocks)
-    {
-        pack_block(
-            db.try_into().expect("a block"),
-            ob.try_into().expect("a block"),
-        );
+    let (db, _) = d.as_chunks::<BLOCK_DIGITS>();
+    let (ob, _) = out.as_chunks_mut::<BLOCK_LIMBS>();
+    for (db, ob) in db.iter().zip(ob.iter_mut()).take(blocks) {
+        pack_block(db, ob);
     }
     let (mut acc, mut have, mut k) = (0u128, 0u32, blocks * BLOCK_LIMBS);
     for &digit in &d[blocks * BLOCK_DIGITS..] {
@@ -178,15 +173,10 @@ pub(crate) fn write<'py>(py: Python<'py>, limbs: &[u64]) -> PyResult<Bound<'py, 
         let out = std::slice::from_raw_parts_mut(ptr, count);
         // Whole blocks of 15 limbs while their 32 digits are all below `count`, then the rest.
         let blocks = (count / BLOCK_DIGITS).min(len / BLOCK_LIMBS);
-        for (lb, ob) in limbs
-            .chunks_exact(BLOCK_LIMBS)
-            .zip(out.chunks_exact_mut(BLOCK_DIGITS))
-            .take(blocks)
-        {
-            unpack_block(
-                lb.try_into().expect("a block"),
-                ob.try_into().expect("a block"),
-            );
+        let (from, _) = limbs.as_chunks::<BLOCK_LIMBS>();
+        let (to, _) = out.as_chunks_mut::<BLOCK_DIGITS>();
+        for (f, t) in from.iter().zip(to.iter_mut()).take(blocks) {
+            unpack_block(f, t);
         }
         let (mut acc, mut have, mut k) = (0u128, 0u32, blocks * BLOCK_DIGITS);
         for &l in &limbs[blocks * BLOCK_LIMBS..len] {
