@@ -10,10 +10,10 @@
 //!
 //! Inputs: odd N > 1; `0 <= x, y < N`, `s` limbs each. Output: `x y mod N`, fully reduced.
 //! Steps: w = x y (2k limbs: [`karatsuba::mul`], split from its threshold; the rows of
-//! `mont::sqr` for a square); q3 = floor(floor(w /
-//! b^(k-1)) mu / b^(k+1)), the product taken only over digit pairs i + j >= k - 1, so q3 is at
-//! most 3 below the exact quotient (2 from Barrett's bound, 1 from the dropped columns, whose
-//! sum is below k b^k < b^(k+1)); r = (w - q3 N) mod b^(k+1) < 4N, then at most 3 subtractions.
+//! `mont::sqr` for a square); q3 = floor(floor(w / b^(k-1)) mu / b^(k+1)), the product taken
+//! only over digit pairs i + j >= k - 1, so q3 is at most 3 below the exact quotient (2 from
+//! Barrett's bound, 1 from the dropped columns, whose sum is below k b^k < b^(k+1)); r = (w -
+//! q3 N) mod b^(k+1) < 4N, then at most 3 subtractions.
 //! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of [`crate::mont::adx`]
 //! from [`crate::mont::adx::MIN_LIMBS`] limbs. Cost about 2 k^2 word products (less the split's
 //! saving on x y), one Montgomery product's worth, where the Montgomery route to x y mod N
