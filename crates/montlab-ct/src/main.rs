@@ -9,6 +9,9 @@
 //! * `crt_sec`: `pow::crt::CrtKey::pow_sec`, the RSA private operation, with the whole key
 //!   (p, q, dp, dq, qinv) and the ciphertext marked secret after the key's public checks;
 //! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged;
+//! * `karatsuba_mul`: `mont::karatsuba::mul_portable`, the split product under the MULX/ADX
+//!   Montgomery products from 48 limbs (here on the portable rows), with both operands marked
+//!   secret; `karatsuba_control` (num-bigint's product, which trims zero limbs) must be flagged;
 //! * `spectral_pow_sec`: `pow::fixed::pow_sec_with` on the spectral kernel (transform
 //!   lengths 2 to 32: from 16 on, the AVX2 transforms where the CPU has them), with
 //!   `spectral_vartime` (its sliding window) as the control. The result line names the
@@ -64,6 +67,46 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         })
+        .collect()
+}
+
+/// The split product on 48, 49, 64 and 97 limbs (one and two levels, even and odd halves):
+/// random operands and operands whose low half is below the high one (both signs of the
+/// middle term), both marked secret, against num-bigint on public copies.
+fn karatsuba(kernel: &str, seed: &mut u64) {
+    for n in [48usize, 49, 64, 97] {
+        let mut low_first = vec![0; n];
+        low_first[n - 1] = Limb::MAX;
+        for (x, y) in [
+            (limbs(seed, n), limbs(seed, n)),
+            (low_first.clone(), limbs(seed, n)),
+            (limbs(seed, n), low_first),
+        ] {
+            let want = (BigUint::from_slice(&u32_digits(&x))
+                * BigUint::from_slice(&u32_digits(&y)))
+            .to_u64_digits();
+            let (xs, ys) = (x.clone(), y.clone());
+            secret(&xs);
+            secret(&ys);
+            let mut got = match kernel {
+                "karatsuba_mul" => montlab_core::mont::karatsuba::mul_portable(&xs, &ys),
+                _ => (BigUint::from_slice(&u32_digits(&xs))
+                    * BigUint::from_slice(&u32_digits(&ys)))
+                .to_u64_digits(),
+            };
+            public(&got);
+            got.resize(2 * n, 0);
+            let mut want = want;
+            want.resize(2 * n, 0);
+            assert_eq!(got, want, "{kernel}: wrong product at {n} limbs");
+        }
+    }
+}
+
+/// Little-endian 32-bit digits of little-endian limbs (num-bigint's `from_slice` input).
+fn u32_digits(v: &[Limb]) -> Vec<u32> {
+    v.iter()
+        .flat_map(|&l| [l as u32, (l >> 32) as u32])
         .collect()
 }
 
@@ -145,7 +188,13 @@ fn main() {
     }
     // The families with their own drivers: (prefix, kernels, driver, seed).
     type Driver = fn(&str, &mut u64);
-    let families: [(&str, [&str; 2], Driver, u64); 2] = [
+    let families: [(&str, [&str; 2], Driver, u64); 3] = [
+        (
+            "karatsuba_",
+            ["karatsuba_mul", "karatsuba_control"],
+            karatsuba,
+            0x006b_6172_6174_7375,
+        ),
         (
             "spectral_",
             ["spectral_pow_sec", "spectral_vartime"],
@@ -189,7 +238,7 @@ fn main() {
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
                     eprintln!(
-                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime, spectral_pow_sec, spectral_vartime)"
+                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime, karatsuba_mul, karatsuba_control, spectral_pow_sec, spectral_vartime)"
                     );
                     std::process::exit(2);
                 }

@@ -112,6 +112,16 @@ fn the_variable_time_crt_control_is_flagged() {
 }
 
 #[test]
+fn karatsuba_product_has_no_operand_dependent_branch_or_index() {
+    let _ = assert_clean("karatsuba_mul", "the Karatsuba product");
+}
+
+#[test]
+fn the_karatsuba_control_is_flagged() {
+    assert_flagged("karatsuba_control", "num-bigint's product");
+}
+
+#[test]
 fn spectral_pow_sec_has_no_secret_dependent_branch_or_index() {
     let line = assert_clean("spectral_pow_sec", "the spectral pow_sec");
     // On a CPU with AVX2 (CI sets MONTLAB_REQUIRE_AVX2 there) the vector transforms ran.

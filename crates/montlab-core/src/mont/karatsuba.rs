@@ -70,14 +70,14 @@ fn interpolate(out: &mut [Limb], h: usize, zd: &mut [Limb], add: Limb, rows: imp
     // l2 = H0 + L2 (carry cy at 3 h).
     let mut cy = rows.add_assign_n(l2, h0, 0);
     // h0 = L0 + (H0 + L2) (carry cy2 at 2 h, with cy).
-    let cy2 = cy + rows.add_n(h0, l2, l0, 0);
+    let cy2 = cy.wrapping_add(rows.add_n(h0, l2, l0, 0));
     // l2 = H0 + L2 + H2.
     let k = h2.len().min(h);
     let mut c = rows.add_assign_n(&mut l2[..k], &h2[..k], 0);
     for t in &mut l2[k..] {
         (*t, c) = adc(*t, 0, c);
     }
-    cy += c;
+    cy = cy.wrapping_add(c);
     // limbs h..3 h -+= zd: d's two's complement under a mask (all ones to subtract).
     let mask = add.wrapping_sub(1);
     for d in zd.iter_mut() {
@@ -129,6 +129,22 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
     mul(x0, y0, lo, sc, rows);
     mul(x1, y1, hi, sc, rows);
     interpolate(out, h, d, negative, rows);
+}
+
+/// `x y` (`2 n` limbs) by [`mul`] on the portable rows and passes, whatever the CPU: the
+/// entry of the valgrind taint harness (`montlab-ct`), under which the ADX rows do not run.
+/// The split's own steps (the differences' signs, the select, the interpolation) are the same
+/// code on both rows.
+///
+/// # Panics
+/// If the lengths differ.
+#[must_use]
+pub fn mul_portable(x: &[Limb], y: &[Limb]) -> Vec<Limb> {
+    assert_eq!(x.len(), y.len(), "karatsuba: operands of different lengths");
+    let n = x.len();
+    let (mut out, mut sc) = (vec![0; 2 * n], vec![0; scratch_len(n)]);
+    mul(x, y, &mut out, &mut sc, crate::mont::sqr::Portable);
+    out
 }
 
 #[cfg(test)]
