@@ -122,8 +122,8 @@ pub(crate) fn sos_adx(
     sqr::redc::<0>(n, n0_inv, w, out, adx);
 }
 
-/// [`mont_mul_wide_into`] on the portable rounds whatever the CPU (the oracle of the ADX rounds
-/// in tests). Same contract.
+/// [`mont_mul_wide_into`] on the portable rounds whatever the CPU (the oracle of the ADX
+/// products in tests). Same contract.
 #[cfg(test)]
 pub(crate) fn mul_portable(
     p: &MontParams,
