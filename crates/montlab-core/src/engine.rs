@@ -542,14 +542,7 @@ impl FastModulus {
         x: &'a [Limb],
         which: &'static str,
     ) -> Result<std::borrow::Cow<'a, [Limb]>, MontError> {
-        let n = self.modulus.as_limbs();
-        if x.len() == n.len() {
-            if limb::cmp(x, n).is_ge() {
-                return Err(MontError::OperandOutOfRange { which });
-            }
-            return Ok(std::borrow::Cow::Borrowed(x));
-        }
-        self.operand(x, which).map(std::borrow::Cow::Owned)
+        limb::operand_ref(x, self.modulus.as_limbs(), which)
     }
 
     /// `x y mod N` (ordinary domain).

@@ -219,14 +219,26 @@ pub(crate) fn operand(
     n: &[Limb],
     which: &'static str,
 ) -> Result<Vec<Limb>, crate::error::MontError> {
+    operand_ref(x, n, which).map(std::borrow::Cow::into_owned)
+}
+
+/// [`operand`] without the copy when `x` is already `s` limbs.
+pub(crate) fn operand_ref<'a>(
+    x: &'a [Limb],
+    n: &[Limb],
+    which: &'static str,
+) -> Result<std::borrow::Cow<'a, [Limb]>, crate::error::MontError> {
     if cmp(x, n).is_ge() {
         return Err(crate::error::MontError::OperandOutOfRange { which });
+    }
+    if x.len() == n.len() {
+        return Ok(std::borrow::Cow::Borrowed(x));
     }
     // x < N has at most s significant limbs, so truncating only drops zeros.
     let mut out = vec![0; n.len()];
     let len = normalized_len(x);
     out[..len].copy_from_slice(&x[..len]);
-    Ok(out)
+    Ok(std::borrow::Cow::Owned(out))
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ use crate::bigarith;
 use crate::error::MontError;
 use crate::limb::{self, Limb, LIMB_BITS};
 use crate::limbdiv;
-use crate::mont::{cios, sqr};
+use crate::mont::cios;
+use crate::pow::MontKernel;
 
 /// An odd modulus N > 1, stored without leading zero limbs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -137,19 +138,12 @@ impl MontParams {
         limb::ct_double_mod(&mut x, n, 1);
         let two = x;
         let e = 64 * s;
-        let (mut acc, mut tmp) = (two.clone(), vec![0; s]);
-        let mut t = vec![0; cios::scratch_len(s).max(sqr::scratch_len(s))];
+        let (mut acc, mut tmp, mut sc) = (two.clone(), vec![0; s], params.scratch());
         for i in (0..e.ilog2()).rev() {
-            sqr::mont_sqr_into(&params, &acc, &mut tmp, &mut t[..sqr::scratch_len(s)]);
+            params.sqr(&acc, &mut tmp, &mut sc);
             std::mem::swap(&mut acc, &mut tmp);
             if (e >> i) & 1 == 1 {
-                cios::mont_mul_into(
-                    &params,
-                    &acc,
-                    &two,
-                    &mut tmp,
-                    &mut t[..cios::scratch_len(s)],
-                );
+                params.mul(&acc, &two, &mut tmp, &mut sc);
                 std::mem::swap(&mut acc, &mut tmp);
             }
         }

@@ -22,6 +22,7 @@
 //! headers at build time) the marks are no-ops and the binary says so.
 #![allow(unsafe_code)]
 
+use montlab_core::bigarith;
 use montlab_core::pow::crt::CrtKey;
 use montlab_core::pow::{fixed, window};
 use montlab_core::spectral::SpectralParams;
@@ -82,32 +83,23 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
             (low_first.clone(), limbs(seed, n)),
             (limbs(seed, n), low_first),
         ] {
-            let want = (BigUint::from_slice(&u32_digits(&x))
-                * BigUint::from_slice(&u32_digits(&y)))
-            .to_u64_digits();
+            let product = |a: &[Limb], b: &[Limb]| {
+                (bigarith::from_limbs(a) * bigarith::from_limbs(b)).to_u64_digits()
+            };
+            let mut want = product(&x, &y);
             let (xs, ys) = (x.clone(), y.clone());
             secret(&xs);
             secret(&ys);
             let mut got = match kernel {
                 "karatsuba_mul" => montlab_core::mont::karatsuba::mul_portable(&xs, &ys),
-                _ => (BigUint::from_slice(&u32_digits(&xs))
-                    * BigUint::from_slice(&u32_digits(&ys)))
-                .to_u64_digits(),
+                _ => product(&xs, &ys),
             };
             public(&got);
             got.resize(2 * n, 0);
-            let mut want = want;
             want.resize(2 * n, 0);
             assert_eq!(got, want, "{kernel}: wrong product at {n} limbs");
         }
     }
-}
-
-/// Little-endian 32-bit digits of little-endian limbs (num-bigint's `from_slice` input).
-fn u32_digits(v: &[Limb]) -> Vec<u32> {
-    v.iter()
-        .flat_map(|&l| [l as u32, (l >> 32) as u32])
-        .collect()
 }
 
 /// The CRT kernels on keys of 1, 2, 9 and 16 limbs a prime, random exponents and ciphertexts.
@@ -115,14 +107,7 @@ fn crt(kernel: &str, seed: &mut u64) {
     let pairs = montlab_core::pow::crt::prime_pairs();
     for (p, q) in pairs {
         let s = p.to_u64_digits().len();
-        let below = |seed: &mut u64, m: &BigUint| {
-            BigUint::from_slice(
-                &limbs(seed, s)
-                    .iter()
-                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
-                    .collect::<Vec<_>>(),
-            ) % m
-        };
+        let below = |seed: &mut u64, m: &BigUint| bigarith::from_limbs(&limbs(seed, s)) % m;
         let (dp, dq) = (below(seed, &(&p - 1u8)), below(seed, &(&q - 1u8)));
         let qinv = montlab_core::inverse::mod_inverse(&q, &p).expect("p, q distinct primes");
         let key = CrtKey::new(

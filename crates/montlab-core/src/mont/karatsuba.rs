@@ -14,16 +14,18 @@
 //! Word size 64, radix W = 2^64. Inputs: any `n`-limb x and y; output: the `2 n`-limb product.
 //! Scratch: [`scratch_len`]`(n)` limbs, no allocation. The signs of the differences are taken
 //! by a masked select and a masked complement, and every loop runs over lengths fixed by n: no
-//! branch or index on values. Left out: squares (the schoolbook square, with its cross
-//! products taken once, was faster split or not: `examples/word_timings.rs`), Toom-Cook and
-//! unbalanced operands.
+//! branch or index on values. Left out: squares (split at 32 to 128 limbs they timed slower
+//! than the schoolbook square, whose cross products are taken once), Toom-Cook and unbalanced
+//! operands.
 
 use crate::limb::{self, adc, Limb};
 use crate::mont::sqr::Rows;
 
-/// Products of this many limbs or more split; below, the schoolbook rows. On the MULX/ADX rows
-/// of a Zen 3 a Montgomery product gains 6 % at 48 limbs, 7 % at 64 and 17 % at 128; splitting
-/// 32 limbs gained nothing, and splitting down to 12 lost.
+/// Products of this many limbs or more split; below, the schoolbook rows. Chosen by timing
+/// Montgomery products on the MULX/ADX rows of a Zen 3 with the split at 24, 32 and 48 limbs:
+/// splitting 32 limbs gained nothing and splitting down to 12 lost (`examples/word_timings.rs`
+/// times the products at each size; its effect on `powm` and residues is recorded in
+/// `docs/performance.md`).
 pub const MIN_LIMBS: usize = 48;
 
 /// Scratch of [`mul`] for `n` limbs: |x0 - x1|, |y0 - y1|, the other difference and their

@@ -18,9 +18,9 @@
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
 //! branch on operand values (the final subtraction is a mask select). Left out: Karatsuba
-//! squaring (split at 64 and 128 limbs it was 2 to 10 % slower on the MULX/ADX rows: it saves
-//! only a quarter of the s^2 / 2 square products, and the REDC's s^2 dominate), a subquadratic
-//! REDC and lazy reduction.
+//! squaring (split at 32 to 128 limbs it timed slower on the MULX/ADX rows: it saves only a
+//! quarter of the s^2 / 2 square products, and the REDC's s^2 dominate), a subquadratic REDC
+//! and lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
 use crate::mont::adx;
