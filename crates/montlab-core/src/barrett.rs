@@ -81,14 +81,16 @@ impl BarrettParams {
     ) -> Vec<Limb> {
         let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
         debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
-        // One zeroed scratch (on the stack up to 64 limbs): w, q2, r, then the split's; w = x y.
-        limb::with_scratch(5 * k + 3 + karatsuba::scratch_len(k), |scratch| {
+        // One zeroed scratch (on the stack up to 64 limbs): w, q2, r, then the product's or
+        // the square's; w = x y.
+        let sc_len = karatsuba::scratch_len(k).max(k + 1);
+        limb::with_scratch(5 * k + 3 + sc_len, |scratch| {
             let (w, q2) = scratch.split_at_mut(2 * k);
             let (q2, rest) = q2.split_at_mut(2 * k + 2);
             let (r, sc) = rest.split_at_mut(k + 1);
             match y {
                 Some(y) => karatsuba::mul(x, y, w, sc, rows),
-                None => sqr::square::<0>(x, w, rows),
+                None => sqr::square::<0>(x, w, &mut sc[..=k], rows),
             }
             // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
             // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].

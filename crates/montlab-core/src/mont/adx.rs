@@ -8,15 +8,17 @@
 //! scanning (Koc-Acar-Kaliski's SOS, "Analyzing and comparing Montgomery multiplication
 //! algorithms", IEEE Micro 16(3), 1996): the rows of the product ([`Adx::mul_rows`], under
 //! [`super::karatsuba`]), then the REDC rows ([`Adx::redc_rows`]: m = w_i N' mod 2^64, w +=
-//! m N W^i). `sqr` runs the rows of its square ([`Adx::cross_products`]) and the same REDC rows.
-//! Each set of rows is one assembly loop. `karatsuba` adds and subtracts with [`Adx::add_n`],
-//! [`Adx::sub_n`] and their in-place forms (plain ADC/SBB chains, four limbs a step, as GMP's
-//! `mpn_add_n`).
+//! m N W^i). `sqr` runs its square ([`Adx::square`]: the cross-product rows, then one pass
+//! that doubles and adds the diagonal) and the same REDC rows. Each set of rows is one
+//! assembly loop (the square's, one per row length mod 8). `karatsuba` adds and subtracts with
+//! [`Adx::add_n`], [`Adx::sub_n`] and their in-place forms (plain ADC/SBB chains, four limbs a
+//! step, as GMP's `mpn_add_n`).
 //!
-//! Word size 64, radix 2^64. A row runs one group of four limbs when `len / 4` is odd, then
-//! groups of eight, then `len mod 4` single steps; the loop control (`lea`/`jrcxz`/`jmp`)
-//! leaves both flags alone. Lengths are the callers' (slices checked before each assembly
-//! block).
+//! Word size 64, radix 2^64. A row of a loop whose lengths agree mod 8 runs `len mod 8` limbs
+//! written out, then groups of eight ([`row_fixed_text`]); a single row of any length
+//! ([`Adx::addmul_1`]) one group of four when `len / 4` is odd, then groups of eight, then
+//! `len mod 4` single steps. The loop control (`lea`/`jrcxz`/`jmp`) leaves both flags alone.
+//! Lengths are the callers' (slices checked before each assembly block).
 //!
 //! The boundary: [`enabled`] (BMI2 and ADX present, `MONTLAB_NO_ADX` unset) gates the dispatch
 //! from [`MIN_LIMBS`] limbs; elsewhere the portable loops run. Results equal the portable
@@ -78,9 +80,8 @@ pub fn adx_or_skip(what: &str) -> bool {
 /// which leaves the flags alone), then ADCX onto r's limb (CF). `$start` sets up CF; `$end`
 /// turns the last high word, OF and CF into the returned limb. Once the chains start, nothing
 /// writes the flags but them: the loop control is `lea`/`jrcxz`/`jmp`, and the counts come
-/// out of r11, packed as [`packed`] does (in Rust, or by `cross_products`' row head, whose
-/// lengths vary), by `mov`/`rorx`/`movzx`.
-/// Clobbers r8 to r11 and rcx. Labels 3 to 8 are its own; the callers' loops use 9.
+/// out of r11, packed as [`packed`] does, by `mov`/`rorx`/`movzx`.
+/// Clobbers r8 to r11 and rcx. Labels 3 to 8 are its own.
 #[cfg(target_arch = "x86_64")]
 macro_rules! row_text {
     (start: $start:literal, neg: $neg:literal, end: $end:literal) => {
@@ -175,20 +176,153 @@ macro_rules! group_text {
     };
 }
 
-/// An assembly loop over r15 rows of [`row_text`] (r15 >= 1): each row adds into the limbs at
-/// r13 the limbs at r14 times rdx; `head` sets rdx and the length r11 before it, `tail` stores
-/// its carry (r10) and moves r13, r14 and what else it reads on. `core::arch::asm!` with the
-/// registers every row clobbers (rdi, rsi, rcx, rdx, r8 to r11) and no stack; the caller names
-/// r13 to r15 and the rest.
+/// A row of `r + 8 g` limbs with `r` written into the text: [`row_text`]'s limbs, registers
+/// and carry (r10), the `r` leading limbs straight (`$head`, then `$adv` = 8 r bytes on, and
+/// `$fix` puts the last high word in r10), then g = r11 groups of eight. Loops of rows whose
+/// `len mod 8` stays fixed (the product's, the REDC's, and the square's taken by length class)
+/// run this row: its one branch on the length is the group loop's (JRCXZ reaches only 127
+/// bytes, hence the JMPs over the loop). Labels 3 to 5.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_fixed_text {
+    ($adv:literal, $fix:literal $(, $head:expr)*) => {
+        concat!(
+            "xor r10d, r10d\n",
+            $($head,)*
+            "lea rsi, [rsi + ", $adv, "]\n",
+            "lea rdi, [rdi + ", $adv, "]\n",
+            $fix,
+            "\n",
+            "mov rcx, r11\n",
+            "jrcxz 3f\n",
+            "jmp 4f\n",
+            "3:\n",
+            "jmp 5f\n",
+            "4:\n",
+            group_text!("", "", " + 8", " + 16", " + 24"),
+            group_text!("", " + 32", " + 40", " + 48", " + 56"),
+            "lea rsi, [rsi + 64]\n",
+            "lea rdi, [rdi + 64]\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 5f\n",
+            "jmp 4b\n",
+            "5:\n",
+            "mov r8, 0\n",
+            "adox r10, r8\n",
+            "adcx r10, r8\n",
+        )
+    };
+}
+
+/// One limb pair (2 j, 2 j + 1) of [`Adx::square`]'s second pass, rsi at x_j, rdi at
+/// w_(2 j): a = w (+ the carries `$c0`, `$c1` on CF, into r12, r13), then 2 a with the top
+/// bit of the limb before (r9, then the pair's own; r10 = 63) plus x_j^2 on OF. Clobbers rdx,
+/// rax, r11 to r15.
+#[cfg(target_arch = "x86_64")]
+macro_rules! diag_pair_text {
+    ($c0:literal, $c1:literal) => {
+        concat!(
+            "mov rdx, qword ptr [rsi]\n",
+            "mulx rax, r11, rdx\n",
+            "mov r12, qword ptr [rdi]\n",
+            $c0,
+            "\n",
+            "shrx r14, r9, r10\n",
+            "lea r14, [r14 + 2 * r12]\n",
+            "adox r14, r11\n",
+            "mov qword ptr [rdi], r14\n",
+            "mov r13, qword ptr [rdi + 8]\n",
+            $c1,
+            "\n",
+            "shrx r15, r12, r10\n",
+            "lea r15, [r15 + 2 * r13]\n",
+            "adox r15, rax\n",
+            "mov qword ptr [rdi + 8], r15\n",
+            "mov r9, r13\n",
+            "lea rsi, [rsi + 8]\n",
+            "lea rdi, [rdi + 16]\n",
+        )
+    };
+}
+
+/// `rows_loop!(row, args)` with the [`row_fixed_text`] of rows of `$r` mod 8 limbs.
+#[cfg(target_arch = "x86_64")]
+macro_rules! rows_loop_mod8 {
+    ($r:expr, $($args:tt)*) => {
+        match $r {
+            0 => rows_loop!(row_fixed_text!("0", ""), $($args)*),
+            1 => rows_loop!(
+                row_fixed_text!("8", "mov r10, r9", limb_text!("", "r9", "r10", "")),
+                $($args)*
+            ),
+            2 => rows_loop!(
+                row_fixed_text!(
+                    "16",
+                    "",
+                    limb_text!("", "r9", "r10", ""),
+                    limb_text!("", "r10", "r9", " + 8")
+                ),
+                $($args)*
+            ),
+            3 => rows_loop!(
+                row_fixed_text!(
+                    "24",
+                    "mov r10, r9",
+                    limb_text!("", "r9", "r10", ""),
+                    limb_text!("", "r10", "r9", " + 8"),
+                    limb_text!("", "r9", "r10", " + 16")
+                ),
+                $($args)*
+            ),
+            4 => rows_loop!(
+                row_fixed_text!("32", "", group_text!("", "", " + 8", " + 16", " + 24")),
+                $($args)*
+            ),
+            5 => rows_loop!(
+                row_fixed_text!(
+                    "40",
+                    "mov r10, r9",
+                    group_text!("", "", " + 8", " + 16", " + 24"),
+                    limb_text!("", "r9", "r10", " + 32")
+                ),
+                $($args)*
+            ),
+            6 => rows_loop!(
+                row_fixed_text!(
+                    "48",
+                    "",
+                    group_text!("", "", " + 8", " + 16", " + 24"),
+                    limb_text!("", "r9", "r10", " + 32"),
+                    limb_text!("", "r10", "r9", " + 40")
+                ),
+                $($args)*
+            ),
+            _ => rows_loop!(
+                row_fixed_text!(
+                    "56",
+                    "mov r10, r9",
+                    group_text!("", "", " + 8", " + 16", " + 24"),
+                    limb_text!("", "r9", "r10", " + 32"),
+                    limb_text!("", "r10", "r9", " + 40"),
+                    limb_text!("", "r9", "r10", " + 48")
+                ),
+                $($args)*
+            ),
+        }
+    };
+}
+
+/// An assembly loop over r15 rows `$row` (r15 >= 1, [`row_fixed_text`]): each row adds into
+/// the limbs at rdi the limbs at rsi times rdx; `head` sets rdi, rsi, rdx and r11 before it,
+/// `tail` stores its carry (r10) and moves on what the next head reads. `core::arch::asm!`
+/// with the registers every row clobbers (rdi, rsi, rcx, rdx, r8 to r11) and no stack; the
+/// caller names r15 and the rest.
 #[cfg(target_arch = "x86_64")]
 macro_rules! rows_loop {
-    (head: [$($head:literal),*], tail: [$($tail:literal),*], $($args:tt)*) => {
+    ($row:expr, head: [$($head:literal),*], tail: [$($tail:literal),*], $($args:tt)*) => {
         core::arch::asm!(
             "9:",
-            "mov rdi, r13",
-            "mov rsi, r14",
             $($head,)*
-            row_text!(start: "", neg: "", end: ""),
+            $row,
             $($tail,)*
             "dec r15",
             "jnz 9b",
@@ -343,49 +477,111 @@ impl Adx {
         unreachable!("no token off x86-64")
     }
 
-    /// Step 1 of [`super::sqr`]'s square, every row in one assembly loop: for i in 0..s - 1,
-    /// `w[2 i + 1..i + s] += x_i x[i + 1..]`, its carry stored at `w[i + s]`. `w` has `2 s`
-    /// limbs and is 0 on entry below limb s (the rows read nothing else before writing it).
+    /// [`super::sqr`]'s square: `w = x^2` (`2 s` limbs, overwritten) for `x` of s limbs;
+    /// `buf` (at least s + 1 limbs) holds the rows' carries.
+    ///
+    /// 1. The cross products, rows `w[2 i + 1..i + s] += x_i x[i + 1..]` for i in 0..s - 1, in
+    ///    eight assembly loops, one per row length mod 8 (rows i, i + 8, ...), each on the
+    ///    [`row_fixed_text`] of its length class: within a loop only the count of eight-limb
+    ///    groups changes, by one a row. The order of the rows is free because row i's carry
+    ///    goes to `buf[1 + i]`, not to `w[i + s]`, which rows of other classes add into.
+    /// 2. One assembly pass over the limb pairs: `w = 2 (w + c) + sum x_i^2 W^(2 i)`, where
+    ///    c, the carries, is `buf[0..=s]` at limb s - 1 (`buf[0] = buf[s] = 0`): the carries go
+    ///    in on CF (ADCX), the doubling is flag-free (SHRX, LEA) and the squares go in on OF
+    ///    (ADOX). Below limb s - 1 (an even count of limbs) the same pass without the carries.
     ///
     /// # Panics
-    /// If `w.len() != 2 x.len()`.
-    pub(crate) fn cross_products(self, x: &[Limb], w: &mut [Limb]) {
+    /// If `w.len() != 2 x.len()`, `buf.len() <= x.len()` or x is empty.
+    pub(crate) fn square(self, x: &[Limb], w: &mut [Limb], buf: &mut [Limb]) {
         let s = x.len();
-        assert_eq!(w.len(), 2 * s, "adx: cross_products needs 2 s limbs");
-        if s < 2 {
-            return;
+        assert!(
+            s >= 1 && w.len() == 2 * s && buf.len() > s,
+            "adx: square needs 2 s limbs and s + 1 carries"
+        );
+        w.fill(0);
+        buf[0] = 0;
+        buf[s] = 0;
+        for k in 0..(s - 1).min(8) {
+            // Rows k, k + 8, ...: the first is l = s - 1 - k limbs long, each next 8 shorter.
+            let l = s - 1 - k;
+            let rows = l.div_ceil(8);
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves BMI2 and ADX. Row i = k + 8 j (j < rows, so i <= s - 2)
+            // reads x[i..s], reads and writes w[2 i + 1..i + s] and writes buf[1 + i], all in
+            // bounds; its l - 8 j limbs are l mod 8 straight and r11 = rax + r15 = l / 8 - j
+            // groups of eight.
+            unsafe {
+                rows_loop_mod8!(
+                    l % 8,
+                    head: [
+                        "mov rdi, r13",
+                        "lea rsi, [r12 + 8]",
+                        "mov rdx, qword ptr [r12]",
+                        "lea r11, [r15 + rax]"
+                    ],
+                    tail: [
+                        "mov qword ptr [r14], r10",
+                        "lea r12, [r12 + 64]",
+                        "lea r13, [r13 + 128]",
+                        "lea r14, [r14 + 64]"
+                    ],
+                    in("rax") (l / 8).wrapping_sub(rows),
+                    inout("r12") x.as_ptr().add(k) => _,
+                    inout("r13") w.as_mut_ptr().add(2 * k + 1) => _,
+                    inout("r14") buf.as_mut_ptr().add(1 + k) => _,
+                    inout("r15") rows => _,
+                );
+            }
         }
+        // Pairs of limbs (2 j, 2 j + 1): j < s / 2 without carries, then from limb
+        // 2 (s / 2) >= s - 1 with them, c starting at buf[2 (s / 2) - (s - 1)].
+        let (k0, c0) = (s / 2, 1 - (s & 1));
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the token proves BMI2 and ADX. Row i (length s - 1 - i >= 1) reads
-        // x[i..s] and writes w[2 i + 1..=i + s], all in bounds for i <= s - 2.
-        unsafe {
-            rows_loop!(
-                head: [
-                    "mov rdx, qword ptr [r12]",
-                    // r11 = packed(r15), as `packed` computes it.
-                    "mov r11, r15",
-                    "mov r8, r11",
-                    "shr r8, 2",
-                    "and r8d, 1",
-                    "shl r8, 48",
-                    "mov rcx, r11",
-                    "and ecx, 3",
-                    "shl rcx, 32",
-                    "shr r11, 3",
-                    "or r11, r8",
-                    "or r11, rcx"
-                ],
-                tail: [
-                    "mov qword ptr [rdi], r10",
-                    "lea r13, [r13 + 16]",
-                    "lea r14, [r14 + 8]",
-                    "lea r12, [r12 + 8]"
-                ],
-                inout("r12") x.as_ptr() => _,
-                inout("r13") w.as_mut_ptr().add(1) => _,
-                inout("r14") x.as_ptr().add(1) => _,
-                inout("r15") s - 1 => _,
-            );
+        {
+            let left: Limb;
+            // SAFETY: the token proves BMI2 and ADX. Pair j reads x_j and reads and writes
+            // w[2 j..2 j + 2]; the second loop reads buf[c0..c0 + 2 (s - k0)] = buf[..=s].
+            unsafe {
+                core::arch::asm!(
+                    // ecx counts the first loop's pairs, the high half of rcx the second's.
+                    "xor r9d, r9d",
+                    "mov r10d, 63",
+                    "jecxz 3f",
+                    "2:",
+                    diag_pair_text!("", ""),
+                    "lea rcx, [rcx - 1]",
+                    "jecxz 3f",
+                    "jmp 2b",
+                    "3:",
+                    "rorx rcx, rcx, 32",
+                    "4:",
+                    diag_pair_text!("adcx r12, qword ptr [r8]", "adcx r13, qword ptr [r8 + 8]"),
+                    "lea r8, [r8 + 16]",
+                    "lea rcx, [rcx - 1]",
+                    "jrcxz 5f",
+                    "jmp 4b",
+                    "5:",
+                    "mov eax, 0",
+                    "mov ecx, 0",
+                    "adcx rax, rcx",
+                    "adox rax, rcx",
+                    inout("rcx") (k0 | ((s - k0) << 32)) as u64 => _,
+                    out("rax") left,
+                    inout("rsi") x.as_ptr() => _,
+                    inout("rdi") w.as_mut_ptr() => _,
+                    inout("r8") buf.as_ptr().add(c0) => _,
+                    out("rdx") _,
+                    out("r9") _,
+                    out("r10") _,
+                    out("r11") _,
+                    out("r12") _,
+                    out("r13") _,
+                    out("r14") _,
+                    out("r15") _,
+                    options(nostack),
+                );
+            }
+            debug_assert_eq!(left, 0, "adx: square carried out of 2 s limbs");
         }
     }
 
@@ -408,14 +604,15 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row i reads x_i and y[0..s] and writes
         // w[i..=i + s], in bounds for i < x.len().
         unsafe {
-            rows_loop!(
-                head: ["mov rdx, qword ptr [r12]", "mov r11, rax"],
+            rows_loop_mod8!(
+                s % 8,
+                head: ["mov rdi, r13", "mov rsi, r14", "mov rdx, qword ptr [r12]", "mov r11, rax"],
                 tail: [
                     "mov qword ptr [rdi], r10",
                     "lea r13, [r13 + 8]",
                     "lea r12, [r12 + 8]"
                 ],
-                in("rax") packed(s),
+                in("rax") s / 8,
                 inout("r12") x.as_ptr() => _,
                 inout("r13") w.as_mut_ptr() => _,
                 in("r14") y.as_ptr(),
@@ -504,10 +701,17 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row i reads N and reads and writes
         // w[i..i + s], in bounds for i < s.
         unsafe {
-            rows_loop!(
-                head: ["mov rdx, qword ptr [r13]", "imul rdx, r12", "mov r11, rax"],
+            rows_loop_mod8!(
+                s % 8,
+                head: [
+                    "mov rdi, r13",
+                    "mov rsi, r14",
+                    "mov rdx, qword ptr [r13]",
+                    "imul rdx, r12",
+                    "mov r11, rax"
+                ],
                 tail: ["mov qword ptr [r13], r10", "lea r13, [r13 + 8]"],
-                in("rax") packed(s),
+                in("rax") s / 8,
                 in("r12") n0_inv,
                 inout("r13") w.as_mut_ptr() => _,
                 in("r14") n.as_ptr(),

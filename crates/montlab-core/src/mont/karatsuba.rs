@@ -14,9 +14,9 @@
 //! Word size 64, radix W = 2^64. Inputs: any `n`-limb x and y; output: the `2 n`-limb product.
 //! Scratch: [`scratch_len`]`(n)` limbs, no allocation. The signs of the differences are taken
 //! by a masked select and a masked complement, and every loop runs over lengths fixed by n: no
-//! branch or index on values. Left out: squares (split at 32 to 128 limbs they timed slower
-//! than the schoolbook square, whose cross products are taken once), Toom-Cook and unbalanced
-//! operands.
+//! branch or index on values. Squares ([`sqr`]) split the same way from [`SQR_MIN_LIMBS`]: the
+//! schoolbook square takes each cross product once, so splitting pays only on long squares.
+//! Left out: Toom-Cook and unbalanced operands.
 
 use crate::limb::{self, adc, Limb};
 use crate::mont::sqr::Rows;
@@ -133,6 +133,48 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
     interpolate(out, h, d, negative, rows);
 }
 
+/// Squares of this many limbs or more split; below, the schoolbook square of
+/// [`crate::mont::sqr`]. Chosen by timing the square alone on the MULX/ADX rows of a Zen 3 at
+/// 48, 64, 96 and 128 limbs: only 128 gained.
+pub const SQR_MIN_LIMBS: usize = 112;
+
+/// Scratch of [`sqr`] for `n` limbs: |x0 - x1|, a difference's scratch and its square
+/// (h + h + 2 h limbs), then the halves' own; the schoolbook square's n + 1 carries below.
+pub const fn sqr_scratch_len(n: usize) -> usize {
+    if n < SQR_MIN_LIMBS {
+        n + 1
+    } else {
+        let h = n.div_ceil(2);
+        4 * h + sqr_scratch_len(h)
+    }
+}
+
+/// `out = x^2` (`2 n` limbs, fully overwritten) for `x` of `n` limbs; `sc` has at least
+/// [`sqr_scratch_len`]`(n)` limbs. As [`mul`] with y = x: the middle term is
+/// x0^2 + x1^2 - (x0 - x1)^2, always subtracted.
+///
+/// # Panics
+/// If the lengths disagree.
+pub(crate) fn sqr(x: &[Limb], out: &mut [Limb], sc: &mut [Limb], rows: impl Rows) {
+    let n = x.len();
+    assert!(out.len() == 2 * n, "karatsuba: lengths must be n, 2 n");
+    if n < SQR_MIN_LIMBS {
+        crate::mont::sqr::square::<0>(x, out, &mut sc[..=n], rows);
+        return;
+    }
+    let h = n.div_ceil(2);
+    let (x0, x1) = x.split_at(h);
+    let (dx, sc) = sc.split_at_mut(h);
+    let (t, sc) = sc.split_at_mut(h);
+    let (d, sc) = sc.split_at_mut(2 * h);
+    abs_diff(dx, x0, x1, t, rows);
+    sqr(dx, d, sc, rows);
+    let (lo, hi) = out.split_at_mut(2 * h);
+    sqr(x0, lo, sc, rows);
+    sqr(x1, hi, sc, rows);
+    interpolate(out, h, d, 0, rows);
+}
+
 /// `x y` (`2 n` limbs) by [`mul`] on the portable rows and passes, whatever the CPU: the
 /// entry of the valgrind taint harness (`montlab-ct`), under which the ADX rows do not run.
 /// The split's own steps (the differences' signs, the select, the interpolation) are the same
@@ -155,15 +197,16 @@ mod tests {
     use crate::bigarith;
     use crate::mont::{adx, sqr};
 
-    /// Every length 1 to 130 (both sides of `MIN_LIMBS`, one and two levels of splitting, odd
-    /// and even halves) on random, all-ones, x0 < x1 (either operand: both signs of the middle
-    /// term) and zero operands, portable and ADX rows, against num-bigint.
+    /// Products and squares of every length 1 to 240 (both sides of `MIN_LIMBS`, one and two
+    /// levels of splitting, both sides of `SQR_MIN_LIMBS`, odd and even halves) on random,
+    /// all-ones, x0 < x1 (either operand: both signs of the middle term) and zero operands,
+    /// portable and ADX rows, against num-bigint.
     #[test]
     fn equals_biguint() {
         let adx =
             adx::adx_or_skip("karatsuba on ADX rows").then(|| adx::Adx::new().expect("checked"));
         let mut seed = 0x6b61_7261_7473_7562;
-        for n in 1..=130 {
+        for n in 1..=240 {
             let mut low_first = vec![0; n];
             low_first[n - 1] = Limb::MAX; // x0 < x1: the negative difference
             let cases = [
@@ -192,6 +235,16 @@ mod tests {
                     out.fill(Limb::MAX);
                     mul(x, y, &mut out, &mut sc, adx);
                     assert_eq!(out, want_mul, "adx mul n {n} case {case}");
+                }
+                let want_sqr = want(&xb * &xb);
+                let mut sc = vec![Limb::MAX; sqr_scratch_len(n)];
+                out.fill(Limb::MAX);
+                sqr(x, &mut out, &mut sc, sqr::Portable);
+                assert_eq!(out, want_sqr, "sqr n {n} case {case}");
+                if let Some(adx) = adx {
+                    out.fill(Limb::MAX);
+                    sqr(x, &mut out, &mut sc, adx);
+                    assert_eq!(out, want_sqr, "adx sqr n {n} case {case}");
                 }
             }
         }

@@ -12,24 +12,24 @@
 //!
 //! Inputs:  odd N > 1 (through [`MontParams`]); `0 <= x < N`, exactly `s` limbs.
 //! Output:  `x^2 * R^-1 mod N`, fully reduced to `0 <= out < N` (one final subtraction).
-//! Scratch: `w` of [`scratch_len`]`(s) = 2 s` limbs; no allocation.
+//! Scratch: `w` of [`scratch_len`]`(s)` limbs (the square's 2 s, then the ADX rows' carries or
+//! the split square's); no allocation.
 //!
 //! Cost: s(s-1)/2 + s word products for the square and s^2 for the reduction, against 2 s^2
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
-//! branch on operand values (the final subtraction is a mask select). Left out: Karatsuba
-//! squaring (split at 32 to 128 limbs it timed slower on the MULX/ADX rows: it saves only a
-//! quarter of the s^2 / 2 square products, and the REDC's s^2 dominate), a subquadratic REDC
-//! and lazy reduction.
+//! branch on operand values (the final subtraction is a mask select). From
+//! [`karatsuba::SQR_MIN_LIMBS`] the square splits ([`karatsuba::sqr`]). Left out: a
+//! subquadratic REDC and lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
-use crate::mont::adx;
+use crate::mont::{adx, karatsuba};
 use crate::params::MontParams;
 
 /// Length of the scratch buffer [`mont_sqr_into`] needs for `s`-limb operands.
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
-    2 * s
+    2 * s + karatsuba::sqr_scratch_len(s)
 }
 
 /// `out = x^2 * R^-1 mod N`, fully reduced.
@@ -44,7 +44,7 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
     let s = params.s();
     assert!(
         x.len() == s && out.len() == s && w.len() == scratch_len(s),
-        "sqr: operand, output and scratch lengths must be s, s and 2 s",
+        "sqr: operand, output and scratch lengths must be s, s and scratch_len(s)",
     );
     debug_assert!(limb::cmp(x, n).is_lt(), "sqr: x must be < N");
     let n0_inv = params.n0_inv();
@@ -74,9 +74,10 @@ pub fn mont_redc_into(params: &MontParams, a: &[Limb], out: &mut [Limb], w: &mut
     let (n, s) = (params.modulus(), params.s());
     assert!(
         a.len() == s && out.len() == s && w.len() == scratch_len(s),
-        "redc: operand, output and scratch lengths must be s, s and 2 s",
+        "redc: operand, output and scratch lengths must be s, s and scratch_len(s)",
     );
     debug_assert!(limb::cmp(a, n).is_lt(), "redc: a must be < N");
+    let w = &mut w[..2 * s];
     w[..s].copy_from_slice(a);
     w[s..].fill(0);
     match adx::Adx::for_limbs(s) {
@@ -152,15 +153,30 @@ pub(crate) trait Rows: Copy {
         c
     }
 
-    /// Step 1 of the squaring: `w[2 i + 1..i + s] += x_i x[i + 1..]` with the carry at
-    /// `w[i + s]`, for i in 0..s - 1; `w` (`2 s` limbs) is 0 below limb s on entry, and its
-    /// top limb, no row's, is left as it is.
+    /// Steps 1 to 3 of the squaring ([`square`]): `w = x^2` in `2 s` limbs (overwritten);
+    /// `buf` (s + 1 limbs) is scratch for the ADX rows. Portable: the cross products
+    /// `w[2 i + 1..i + s] += x_i x[i + 1..]`, row i's carry stored at `w[i + s]`, then one
+    /// pass `w = 2 w + sum x_i^2 W^(2 i)`.
     #[inline(always)]
-    fn cross_products<const S: usize>(self, x: &[Limb], w: &mut [Limb]) {
+    fn square<const S: usize>(self, x: &[Limb], w: &mut [Limb], _buf: &mut [Limb]) {
         let s = if S == 0 { x.len() } else { S };
+        let (x, w) = (&x[..s], &mut w[..2 * s]);
+        w[..s].fill(0);
+        w[2 * s - 1] = 0;
         for i in 0..s.saturating_sub(1) {
             w[i + s] = self.addmul_1(&mut w[2 * i + 1..i + s], &x[i + 1..s], x[i]);
         }
+        // x^2 < W^(2s), so the bit shifted out of the top is 0 and so is the last carry.
+        let (mut top, mut c) = (0, 0);
+        for (i, &xi) in x.iter().enumerate() {
+            let (lo, hi) = mac(xi, xi, 0, 0);
+            let (w0, w1) = (w[2 * i], w[2 * i + 1]);
+            (w[2 * i], c) = adc((w0 << 1) | top, lo, c);
+            (w[2 * i + 1], c) = adc((w1 << 1) | (w0 >> 63), hi, c);
+            top = w1 >> 63;
+        }
+        debug_assert_eq!(top, 0);
+        debug_assert_eq!(c, 0);
     }
 
     /// The REDC rows: for each i, `w[i..i + s] += (w[i] N' mod W) N`, which zeroes `w[i]`,
@@ -221,8 +237,8 @@ impl Rows for adx::Adx {
     }
 
     #[inline(always)]
-    fn cross_products<const S: usize>(self, x: &[Limb], w: &mut [Limb]) {
-        adx::Adx::cross_products(self, x, w);
+    fn square<const S: usize>(self, x: &[Limb], w: &mut [Limb], buf: &mut [Limb]) {
+        adx::Adx::square(self, x, w, buf);
     }
 
     #[inline(always)]
@@ -260,37 +276,29 @@ fn sqr_core<const S: usize>(
 ) {
     let s = if S == 0 { n.len() } else { S };
     let (n, x, out) = (&n[..s], &x[..s], &mut out[..s]);
-    square::<S>(x, &mut w[..2 * s], rows);
+    let (w, sc) = w.split_at_mut(2 * s);
+    if S == 0 && s >= karatsuba::SQR_MIN_LIMBS {
+        karatsuba::sqr(x, w, sc, rows);
+    } else {
+        square::<S>(x, w, sc, rows);
+    }
     redc::<S>(n, n0_inv, w, out, rows);
 }
 
-/// Steps 1 to 3 of the squaring: `w = x^2` in `2 s` limbs (`w` fully overwritten), for `x`
-/// of `s` limbs; also the square of `barrett`'s ordinary-domain product. `S` and `rows` as in
-/// [`sqr_core`].
+/// Steps 1 to 3 of the squaring: `w = x^2` in `2 s` limbs (`w` fully overwritten) for `x`
+/// of `s` limbs, `buf` (s + 1 limbs) clobbered; also the square of `barrett`'s
+/// ordinary-domain product. `S` and `rows` as in [`sqr_core`]:
+/// 1. cross products: sum_{i < j} x_i x_j W^(i+j), one row per i;
+/// 2. and 3. in one pass: doubled, plus sum x_i^2 W^(2i).
 #[inline(always)]
-pub(crate) fn square<const S: usize>(x: &[Limb], w: &mut [Limb], rows: impl Rows) {
-    let s = if S == 0 { x.len() } else { S };
-    let x = &x[..s];
-    let w = &mut w[..2 * s];
-    debug_assert!(s >= 1);
-    w[..s].fill(0);
-    w[2 * s - 1] = 0;
-
-    // 1. Cross products: w = sum_{i < j} x_i x_j W^(i+j) (row i covers limbs 2i+1 .. i+s,
-    //    and its carry lands in limb i + s; limb 2 s - 1 is no row's).
-    rows.cross_products::<S>(x, w);
-    // 2. and 3. in one pass: w = 2 w + sum x_i^2 W^(2i). x^2 < W^(2s), so the bit shifted out
-    //    of the top is 0 and so is the last carry.
-    let (mut top, mut c) = (0, 0);
-    for (i, &xi) in x.iter().enumerate() {
-        let (lo, hi) = mac(xi, xi, 0, 0);
-        let (w0, w1) = (w[2 * i], w[2 * i + 1]);
-        (w[2 * i], c) = adc((w0 << 1) | top, lo, c);
-        (w[2 * i + 1], c) = adc((w1 << 1) | (w0 >> 63), hi, c);
-        top = w1 >> 63;
-    }
-    debug_assert_eq!(top, 0);
-    debug_assert_eq!(c, 0);
+pub(crate) fn square<const S: usize>(
+    x: &[Limb],
+    w: &mut [Limb],
+    buf: &mut [Limb],
+    rows: impl Rows,
+) {
+    debug_assert!(!x.is_empty());
+    rows.square::<S>(x, w, buf);
 }
 
 /// Word-by-word REDC, steps 4 to 6 of the squaring: `out = w R^-1 mod N` for `w < R N` in
