@@ -11,7 +11,9 @@
 //! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged;
 //! * `karatsuba_mul`: `mont::karatsuba::mul_portable`, the split product under the MULX/ADX
 //!   Montgomery products from 48 limbs (here on the portable rows), with both operands marked
-//!   secret; `karatsuba_control` (num-bigint's product, which trims zero limbs) must be flagged;
+//!   secret; `karatsuba_sqr`: `karatsuba::sqr_portable`, the split square under the squarings
+//!   from 112 limbs, its operand secret; `karatsuba_control` (num-bigint's product, which trims
+//!   zero limbs) must be flagged;
 //! * `spectral_pow_sec`: `pow::fixed::pow_sec_with` on the spectral kernel (transform
 //!   lengths 2 to 32: from 16 on, the AVX2 transforms where the CPU has them), with
 //!   `spectral_vartime` (its sliding window) as the control. The result line names the
@@ -71,11 +73,17 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
         .collect()
 }
 
-/// The split product on 48, 49, 64 and 97 limbs (one and two levels, even and odd halves):
-/// random operands and operands whose low half is below the high one (both signs of the
-/// middle term), both marked secret, against num-bigint on public copies.
+/// The split product on 48, 49, 64 and 97 limbs (one and two levels, even and odd halves), or
+/// the split square (`karatsuba_sqr`, of x alone) on 112, 113 and 224 limbs: random operands
+/// and operands whose low half is below the high one (both signs of the middle term), marked
+/// secret, against num-bigint on public copies.
 fn karatsuba(kernel: &str, seed: &mut u64) {
-    for n in [48usize, 49, 64, 97] {
+    let sizes: &[usize] = if kernel == "karatsuba_sqr" {
+        &[112, 113, 224]
+    } else {
+        &[48, 49, 64, 97]
+    };
+    for &n in sizes {
         let mut low_first = vec![0; n];
         low_first[n - 1] = Limb::MAX;
         for (x, y) in [
@@ -86,12 +94,14 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
             let product = |a: &[Limb], b: &[Limb]| {
                 (bigarith::from_limbs(a) * bigarith::from_limbs(b)).to_u64_digits()
             };
-            let mut want = product(&x, &y);
+            let square = kernel == "karatsuba_sqr";
+            let mut want = product(&x, if square { &x } else { &y });
             let (xs, ys) = (x.clone(), y.clone());
             secret(&xs);
             secret(&ys);
             let mut got = match kernel {
                 "karatsuba_mul" => montlab_core::mont::karatsuba::mul_portable(&xs, &ys),
+                "karatsuba_sqr" => montlab_core::mont::karatsuba::sqr_portable(&xs),
                 _ => product(&xs, &ys),
             };
             public(&got);
@@ -173,22 +183,22 @@ fn main() {
     }
     // The families with their own drivers: (prefix, kernels, driver, seed).
     type Driver = fn(&str, &mut u64);
-    let families: [(&str, [&str; 2], Driver, u64); 3] = [
+    let families: [(&str, &[&str], Driver, u64); 3] = [
         (
             "karatsuba_",
-            ["karatsuba_mul", "karatsuba_control"],
+            &["karatsuba_mul", "karatsuba_sqr", "karatsuba_control"],
             karatsuba,
             0x006b_6172_6174_7375,
         ),
         (
             "spectral_",
-            ["spectral_pow_sec", "spectral_vartime"],
+            &["spectral_pow_sec", "spectral_vartime"],
             spectral,
             0x0073_7065_6374_7261,
         ),
         (
             "crt_",
-            ["crt_sec", "crt_vartime"],
+            &["crt_sec", "crt_vartime"],
             crt,
             0x0063_7274_6b65_7973,
         ),
@@ -223,7 +233,7 @@ fn main() {
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
                     eprintln!(
-                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime, karatsuba_mul, karatsuba_control, spectral_pow_sec, spectral_vartime)"
+                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, spectral_pow_sec, spectral_vartime)"
                     );
                     std::process::exit(2);
                 }

@@ -117,6 +117,11 @@ fn karatsuba_product_has_no_operand_dependent_branch_or_index() {
 }
 
 #[test]
+fn karatsuba_square_has_no_operand_dependent_branch_or_index() {
+    let _ = assert_clean("karatsuba_sqr", "the Karatsuba square");
+}
+
+#[test]
 fn the_karatsuba_control_is_flagged() {
     assert_flagged("karatsuba_control", "num-bigint's product");
 }

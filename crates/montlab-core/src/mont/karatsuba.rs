@@ -191,6 +191,16 @@ pub fn mul_portable(x: &[Limb], y: &[Limb]) -> Vec<Limb> {
     out
 }
 
+/// `x^2` (`2 n` limbs) by [`sqr`] on the portable rows and passes, whatever the CPU: the
+/// taint harness's entry, as [`mul_portable`].
+#[must_use]
+pub fn sqr_portable(x: &[Limb]) -> Vec<Limb> {
+    let n = x.len();
+    let (mut out, mut sc) = (vec![0; 2 * n], vec![0; sqr_scratch_len(n)]);
+    sqr(x, &mut out, &mut sc, crate::mont::sqr::Portable);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
