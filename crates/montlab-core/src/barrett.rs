@@ -83,7 +83,10 @@ impl BarrettParams {
         debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
         // One zeroed scratch (on the stack up to 64 limbs): w, q2, r, then the product's or
         // the square's; w = x y.
-        let sc_len = karatsuba::scratch_len(k).max(k + 1);
+        let sc_len = match y {
+            Some(_) => karatsuba::scratch_len(k),
+            None => k + 1,
+        };
         limb::with_scratch(5 * k + 3 + sc_len, |scratch| {
             let (w, q2) = scratch.split_at_mut(2 * k);
             let (q2, rest) = q2.split_at_mut(2 * k + 2);
