@@ -101,15 +101,7 @@ macro_rules! row_text {
             "jmp 4f\n",
             "8:\n",
             "jmp 5f\n",
-            "4:\n",
-            group_text!($neg, "", " + 8", " + 16", " + 24"),
-            group_text!($neg, " + 32", " + 40", " + 48", " + 56"),
-            "lea rsi, [rsi + 64]\n",
-            "lea rdi, [rdi + 64]\n",
-            "lea rcx, [rcx - 1]\n",
-            "jrcxz 5f\n",
-            "jmp 4b\n",
-            "5:\n",
+            groups_text!($neg),
             "rorx rcx, r11, 32\n",
             "movzx ecx, cx\n",
             "6:\n",
@@ -126,6 +118,25 @@ macro_rules! row_text {
             $end,
             "\n",
             "adcx r10, r8\n",
+        )
+    };
+}
+
+/// The loop over rcx >= 1 groups of eight limbs of [`row_text`] and [`row_fixed_text`]
+/// (labels 4 and 5: it falls out at 5).
+#[cfg(target_arch = "x86_64")]
+macro_rules! groups_text {
+    ($neg:literal) => {
+        concat!(
+            "4:\n",
+            group_text!($neg, "", " + 8", " + 16", " + 24"),
+            group_text!($neg, " + 32", " + 40", " + 48", " + 56"),
+            "lea rsi, [rsi + 64]\n",
+            "lea rdi, [rdi + 64]\n",
+            "lea rcx, [rcx - 1]\n",
+            "jrcxz 5f\n",
+            "jmp 4b\n",
+            "5:\n",
         )
     };
 }
@@ -197,15 +208,7 @@ macro_rules! row_fixed_text {
             "jmp 4f\n",
             "3:\n",
             "jmp 5f\n",
-            "4:\n",
-            group_text!("", "", " + 8", " + 16", " + 24"),
-            group_text!("", " + 32", " + 40", " + 48", " + 56"),
-            "lea rsi, [rsi + 64]\n",
-            "lea rdi, [rdi + 64]\n",
-            "lea rcx, [rcx - 1]\n",
-            "jrcxz 5f\n",
-            "jmp 4b\n",
-            "5:\n",
+            groups_text!(""),
             "mov r8, 0\n",
             "adox r10, r8\n",
             "adcx r10, r8\n",
