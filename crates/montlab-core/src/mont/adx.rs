@@ -821,7 +821,8 @@ mod tests {
 
     /// Products (the SOS product, split from Karatsuba's threshold), wide products (x up to
     /// R - 1) and squarings on the ADX rows equal the portable kernels' for every length 1 to 70
-    /// (every `len mod 4`, both sides of `MIN_LIMBS` and of Karatsuba's threshold), on
+    /// (every `len mod 8`, both sides of `MIN_LIMBS` and of Karatsuba's threshold) and at 80,
+    /// 81, 96, 128 and 160 (squares split once or twice), on
     /// the moduli of `limb::edge_moduli`, at N - 1, 0, R - 1 and random operands.
     #[test]
     fn equal_the_portable_kernels() {
@@ -830,7 +831,7 @@ mod tests {
         }
         let adx = Adx::new().expect("checked");
         let mut seed = 0x1234_5678_9abc_def1;
-        for s in 1..=70 {
+        for s in (1..=70).chain([80, 81, 96, 128, 160]) {
             for (case, n) in limb::edge_moduli(&mut seed, s).into_iter().enumerate() {
                 let p = MontParams::from_limbs(&n).unwrap();
                 let below = |mut v: Vec<Limb>| {

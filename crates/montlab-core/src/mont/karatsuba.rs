@@ -62,8 +62,8 @@ fn abs_diff(d: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb], rows: impl R
 /// (`z0` the low 2 h limbs, `z2` the rest) and `zd` (2 h limbs) subtracted, or added when
 /// `add = 1`. With z0 = L0 + H0 W^h and z2 = L2 + H2 W^h, as GMP's `mpn_toom22_mul`: limbs h..2 h
 /// become L0 + H0 + L2 and limbs 2 h..3 h H0 + L2 + H2 (H0 + L2 added once), then `zd` goes in
-/// over 2 h limbs and the carries are taken up to the top. `zd` is clobbered (complemented when
-/// subtracted: no branch on the sign).
+/// over 2 h limbs and the carries are taken up to the top in one more pass (an addend built
+/// in `zd`). `zd` is clobbered (complemented when subtracted: no branch on the sign).
 fn interpolate(out: &mut [Limb], h: usize, zd: &mut [Limb], add: Limb, rows: impl Rows) {
     let n2 = out.len();
     let (low, high) = out.split_at_mut(2 * h);
@@ -89,17 +89,16 @@ fn interpolate(out: &mut [Limb], h: usize, zd: &mut [Limb], add: Limb, rows: imp
     cy = cy
         .wrapping_add(rows.add_assign_n(mid, zd, mask & 1))
         .wrapping_add(mask);
-    // cy2 at limb 2 h, then cy (signed: -1 to 3) with the carry at limb 3 h.
-    let mut c = cy2;
-    for t in &mut out[2 * h..3 * h] {
-        (*t, c) = adc(*t, c, 0);
-    }
-    let v = cy.wrapping_add(c);
-    let ext = ((v as i64) >> 63) as Limb;
-    let mut c = 0;
-    for (i, t) in out[3 * h..].iter_mut().enumerate() {
-        (*t, c) = adc(*t, if i == 0 { v } else { ext }, c);
-    }
+    // cy2 at limb 2 h and cy (signed: -1 to 3, sign-extended above) at limb 3 h, as one
+    // addend in zd (free now) over limbs 2 h.. and one carry chain, modulo W^(2 n).
+    let top = &mut out[2 * h..];
+    let z = &mut zd[..top.len()];
+    let ext = ((cy as i64) >> 63) as Limb;
+    z.fill(0);
+    z[0] = cy2;
+    z[h] = cy;
+    z[h + 1..].fill(ext);
+    rows.add_assign_n(top, z, 0);
 }
 
 /// `out = x y` (`2 n` limbs, fully overwritten) for `x`, `y` of `n` limbs; `sc` has at least
@@ -134,9 +133,9 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
 }
 
 /// Squares of this many limbs or more split; below, the schoolbook square of
-/// [`crate::mont::sqr`]. Chosen by timing the square alone on the MULX/ADX rows of a Zen 3 at
-/// 48, 64, 96 and 128 limbs: only 128 gained.
-pub const SQR_MIN_LIMBS: usize = 112;
+/// [`crate::mont::sqr`]. Chosen by timing the square alone on the MULX/ADX rows of a Zen 3
+/// from 48 to 160 limbs: the split lost at 48, was even at 64 and gained from 80.
+pub const SQR_MIN_LIMBS: usize = 80;
 
 /// Scratch of [`sqr`] for `n` limbs: |x0 - x1|, a difference's scratch and its square
 /// (h + h + 2 h limbs), then the halves' own; the schoolbook square's n + 1 carries below.
