@@ -90,14 +90,16 @@ fn interpolate(out: &mut [Limb], h: usize, zd: &mut [Limb], add: Limb, rows: imp
         .wrapping_add(rows.add_assign_n(mid, zd, mask & 1))
         .wrapping_add(mask);
     // cy2 at limb 2 h and cy (signed: -1 to 3, sign-extended above) at limb 3 h, as one
-    // addend in zd (free now) over limbs 2 h.. and one carry chain, modulo W^(2 n).
+    // addend in zd (free now) over limbs 2 h.. and one carry chain, modulo W^(2 n). Limb 3 h
+    // exists for every n of 4 or more (2 n - 2 h > h); below, cy falls outside the product.
     let top = &mut out[2 * h..];
     let z = &mut zd[..top.len()];
-    let ext = ((cy as i64) >> 63) as Limb;
     z.fill(0);
     z[0] = cy2;
-    z[h] = cy;
-    z[h + 1..].fill(ext);
+    if let Some((at, above)) = z.get_mut(h..).and_then(|t| t.split_first_mut()) {
+        *at = cy;
+        above.fill(((cy as i64) >> 63) as Limb);
+    }
     rows.add_assign_n(top, z, 0);
 }
 
