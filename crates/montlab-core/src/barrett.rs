@@ -93,7 +93,7 @@ impl BarrettParams {
             let (r, sc) = rest.split_at_mut(k + 1);
             match y {
                 Some(y) => karatsuba::mul(x, y, w, sc, rows),
-                None => sqr::square::<0>(x, w, &mut sc[..=k], rows),
+                None => rows.square::<0>(x, w, &mut sc[..=k]),
             }
             // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
             // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].

@@ -78,7 +78,8 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
 /// and operands whose low half is below the high one (both signs of the middle term), marked
 /// secret, against num-bigint on public copies.
 fn karatsuba(kernel: &str, seed: &mut u64) {
-    let sizes: &[usize] = if kernel == "karatsuba_sqr" {
+    let square = kernel == "karatsuba_sqr";
+    let sizes: &[usize] = if square {
         &[80, 81, 160]
     } else {
         &[48, 49, 64, 97]
@@ -94,7 +95,6 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
             let product = |a: &[Limb], b: &[Limb]| {
                 (bigarith::from_limbs(a) * bigarith::from_limbs(b)).to_u64_digits()
             };
-            let square = kernel == "karatsuba_sqr";
             let mut want = product(&x, if square { &x } else { &y });
             let (xs, ys) = (x.clone(), y.clone());
             secret(&xs);

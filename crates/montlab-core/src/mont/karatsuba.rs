@@ -91,12 +91,16 @@ fn interpolate(out: &mut [Limb], h: usize, zd: &mut [Limb], add: Limb, rows: imp
         .wrapping_add(mask);
     // cy2 at limb 2 h and cy (signed: -1 to 3, sign-extended above) at limb 3 h, as one
     // addend in zd (free now) over limbs 2 h.. and one carry chain, modulo W^(2 n). Limb 3 h
-    // exists for every n of 4 or more (2 n - 2 h > h); below, cy falls outside the product.
+    // exists for every n of 4 or more (2 n - 2 h > h); below, what falls outside the product
+    // is dropped (branches on lengths only).
     let top = &mut out[2 * h..];
     let z = &mut zd[..top.len()];
-    z.fill(0);
-    z[0] = cy2;
-    if let Some((at, above)) = z.get_mut(h..).and_then(|t| t.split_first_mut()) {
+    let (low, high) = z.split_at_mut(h.min(z.len()));
+    low.fill(0);
+    if let Some(first) = low.first_mut() {
+        *first = cy2;
+    }
+    if let Some((at, above)) = high.split_first_mut() {
         *at = cy;
         above.fill(((cy as i64) >> 63) as Limb);
     }
@@ -135,8 +139,9 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
 }
 
 /// Squares of this many limbs or more split; below, the schoolbook square of
-/// [`crate::mont::sqr`]. Chosen by timing the square alone on the MULX/ADX rows of a Zen 3
-/// from 48 to 160 limbs: the split lost at 48, was even at 64 and gained from 80.
+/// [`crate::mont::sqr`]. Chosen on the MULX/ADX rows of a Zen 3 by timing the square alone
+/// with the split at 48, 64 and 80 limbs and above: it lost at 48, was even at 64 and gained
+/// from 80 (`bench/baseline_ab.py` records its effect on exponentiations).
 pub const SQR_MIN_LIMBS: usize = 80;
 
 /// Scratch of [`sqr`] for `n` limbs: |x0 - x1|, a difference's scratch and its square
@@ -160,7 +165,7 @@ pub(crate) fn sqr(x: &[Limb], out: &mut [Limb], sc: &mut [Limb], rows: impl Rows
     let n = x.len();
     assert!(out.len() == 2 * n, "karatsuba: lengths must be n, 2 n");
     if n < SQR_MIN_LIMBS {
-        crate::mont::sqr::square::<0>(x, out, &mut sc[..=n], rows);
+        rows.square::<0>(x, out, &mut sc[..=n]);
         return;
     }
     let h = n.div_ceil(2);

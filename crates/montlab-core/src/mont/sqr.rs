@@ -153,8 +153,9 @@ pub(crate) trait Rows: Copy {
         c
     }
 
-    /// Steps 1 to 3 of the squaring ([`square`]): `w = x^2` in `2 s` limbs (overwritten);
-    /// `buf` (s + 1 limbs) is scratch for the ADX rows. Portable: the cross products
+    /// Steps 1 to 3 of the squaring: `w = x^2` in `2 s` limbs (overwritten) for `x` of s >= 1
+    /// limbs; `buf` (s + 1 limbs) is scratch for the ADX rows. Also the square of `barrett`'s
+    /// ordinary-domain product and `karatsuba`'s basecase. Portable: the cross products
     /// `w[2 i + 1..i + s] += x_i x[i + 1..]`, row i's carry stored at `w[i + s]`, then one
     /// pass `w = 2 w + sum x_i^2 W^(2 i)`.
     #[inline(always)]
@@ -280,25 +281,9 @@ fn sqr_core<const S: usize>(
     if S == 0 && s >= karatsuba::SQR_MIN_LIMBS {
         karatsuba::sqr(x, w, sc, rows);
     } else {
-        square::<S>(x, w, sc, rows);
+        rows.square::<S>(x, w, sc);
     }
     redc::<S>(n, n0_inv, w, out, rows);
-}
-
-/// Steps 1 to 3 of the squaring: `w = x^2` in `2 s` limbs (`w` fully overwritten) for `x`
-/// of `s` limbs, `buf` (s + 1 limbs) clobbered; also the square of `barrett`'s
-/// ordinary-domain product. `S` and `rows` as in [`sqr_core`]:
-/// 1. cross products: sum_{i < j} x_i x_j W^(i+j), one row per i;
-/// 2. and 3. in one pass: doubled, plus sum x_i^2 W^(2i).
-#[inline(always)]
-pub(crate) fn square<const S: usize>(
-    x: &[Limb],
-    w: &mut [Limb],
-    buf: &mut [Limb],
-    rows: impl Rows,
-) {
-    debug_assert!(!x.is_empty());
-    rows.square::<S>(x, w, buf);
 }
 
 /// Word-by-word REDC, steps 4 to 6 of the squaring: `out = w R^-1 mod N` for `w < R N` in
