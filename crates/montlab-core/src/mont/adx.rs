@@ -10,7 +10,10 @@
 //! [`super::karatsuba`]), then the REDC rows ([`Adx::redc_rows`]: m = w_i N' mod 2^64, w +=
 //! m N W^i). `sqr` runs its square ([`Adx::square`]: the cross-product rows, then one pass
 //! that doubles and adds the diagonal) and the same REDC rows. Each set of rows is one
-//! assembly loop (the square's, one per row length mod 8). `karatsuba` adds and subtracts with
+//! assembly loop (the square's, one per row length mod 8), or for s = 16 and 32 (1024- and
+//! 2048-bit moduli, and the halves of the split products and squares above them) rows whose
+//! length is written into the text: no branch within a row, and the square written out whole
+//! ([`Adx::square_straight`]). `karatsuba` adds and subtracts with
 //! [`Adx::add_n`], [`Adx::sub_n`] and their in-place forms (plain ADC/SBB chains, four limbs a
 //! step, as GMP's `mpn_add_n`).
 //!
@@ -187,31 +190,191 @@ macro_rules! group_text {
     };
 }
 
+/// The `r` leading limbs of a row of `r + 8 g` limbs (r = 0 to 7, a literal), straight:
+/// [`row_text`]'s limbs and registers, then rsi and rdi 8 r bytes on and the last high word
+/// in r10 (for r = 0, r10 = 0 as the row's start set it).
+#[cfg(target_arch = "x86_64")]
+macro_rules! head_mod8 {
+    (0) => {
+        ""
+    };
+    (1) => {
+        concat!(limb_text!("", "r9", "r10", ""), adv!("8"), "mov r10, r9\n")
+    };
+    (2) => {
+        concat!(
+            limb_text!("", "r9", "r10", ""),
+            limb_text!("", "r10", "r9", " + 8"),
+            adv!("16")
+        )
+    };
+    (3) => {
+        concat!(
+            limb_text!("", "r9", "r10", ""),
+            limb_text!("", "r10", "r9", " + 8"),
+            limb_text!("", "r9", "r10", " + 16"),
+            adv!("24"),
+            "mov r10, r9\n"
+        )
+    };
+    (4) => {
+        concat!(group_text!("", "", " + 8", " + 16", " + 24"), adv!("32"))
+    };
+    (5) => {
+        concat!(
+            group_text!("", "", " + 8", " + 16", " + 24"),
+            limb_text!("", "r9", "r10", " + 32"),
+            adv!("40"),
+            "mov r10, r9\n"
+        )
+    };
+    (6) => {
+        concat!(
+            group_text!("", "", " + 8", " + 16", " + 24"),
+            limb_text!("", "r9", "r10", " + 32"),
+            limb_text!("", "r10", "r9", " + 40"),
+            adv!("48")
+        )
+    };
+    (7) => {
+        concat!(
+            group_text!("", "", " + 8", " + 16", " + 24"),
+            limb_text!("", "r9", "r10", " + 32"),
+            limb_text!("", "r10", "r9", " + 40"),
+            limb_text!("", "r9", "r10", " + 48"),
+            adv!("56"),
+            "mov r10, r9\n"
+        )
+    };
+}
+
+/// rsi and rdi `$bytes` on (LEA: the flags stay).
+#[cfg(target_arch = "x86_64")]
+macro_rules! adv {
+    ($bytes:literal) => {
+        concat!(
+            "lea rsi, [rsi + ",
+            $bytes,
+            "]\n",
+            "lea rdi, [rdi + ",
+            $bytes,
+            "]\n"
+        )
+    };
+}
+
 /// A row of `r + 8 g` limbs with `r` written into the text: [`row_text`]'s limbs, registers
-/// and carry (r10), the `r` leading limbs straight (`$head`, then `$adv` = 8 r bytes on, and
-/// `$fix` puts the last high word in r10), then g = r11 groups of eight. Loops of rows whose
+/// and carry (r10), the [`head_mod8`] of `r`, then g = r11 groups of eight. Loops of rows whose
 /// `len mod 8` stays fixed (the product's, the REDC's, and the square's taken by length class)
 /// run this row: its one branch on the length is the group loop's (JRCXZ reaches only 127
 /// bytes, hence the JMPs over the loop). Labels 3 to 5.
 #[cfg(target_arch = "x86_64")]
 macro_rules! row_fixed_text {
-    ($adv:literal, $fix:literal $(, $head:expr)*) => {
+    ($r:tt) => {
         concat!(
             "xor r10d, r10d\n",
-            $($head,)*
-            "lea rsi, [rsi + ", $adv, "]\n",
-            "lea rdi, [rdi + ", $adv, "]\n",
-            $fix,
-            "\n",
+            head_mod8!($r),
             "mov rcx, r11\n",
             "jrcxz 3f\n",
             "jmp 4f\n",
             "3:\n",
             "jmp 5f\n",
             groups_text!(""),
-            "mov r8, 0\n",
-            "adox r10, r8\n",
-            "adcx r10, r8\n",
+            row_end!(),
+        )
+    };
+}
+
+/// The end of a row: the last high word plus OF and CF into r10.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_end {
+    () => {
+        concat!("mov r8, 0\n", "adox r10, r8\n", "adcx r10, r8\n")
+    };
+}
+
+/// A row of `r + 8 g` limbs written out whole, for `r` (a literal) and one token per group
+/// of eight: [`row_fixed_text`] without its loop, for rows whose length is fixed.
+#[cfg(target_arch = "x86_64")]
+macro_rules! row_straight {
+    ($r:tt; $($g:tt)*) => {
+        concat!(
+            "xor r10d, r10d\n",
+            head_mod8!($r),
+            $(group8_straight!($g),)*
+            row_end!(),
+        )
+    };
+}
+
+/// Row i of [`Adx::square_straight`] (r12 at x_i, r13 at w_(2 i + 1)): [`row_straight`] of x_i
+/// times x[i + 1..], its carry stored past its end.
+#[cfg(target_arch = "x86_64")]
+macro_rules! sq_row {
+    ($r:tt; $($g:tt)*) => {
+        concat!(
+            "mov rdx, qword ptr [r12]\n",
+            "lea rsi, [r12 + 8]\n",
+            "mov rdi, r13\n",
+            row_straight!($r; $($g)*),
+            "mov qword ptr [rdi], r10\n",
+            "lea r12, [r12 + 8]\n",
+            "lea r13, [r13 + 16]\n",
+        )
+    };
+}
+
+/// The assembly of [`Adx::square_straight`]: one [`sq_row`] per `[r g..]` (its length
+/// `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no carries) per `p`; `$left` gets
+/// what would carry out of the square (0).
+#[cfg(target_arch = "x86_64")]
+macro_rules! square_straight_asm {
+    ($x:expr, $w:expr, $left:ident, $([$r:tt $($g:ident)*])*; $($p:ident)*) => {
+        core::arch::asm!(
+            $(sq_row!($r; $($g)*),)*
+            "mov rsi, r14",
+            "mov rdi, r15",
+            "xor r9d, r9d",
+            "mov r10d, 63",
+            $(pair_text!($p),)*
+            "mov eax, 0",
+            "mov ecx, 0",
+            "adcx rax, rcx",
+            "adox rax, rcx",
+            out("rax") $left,
+            out("rcx") _,
+            out("rdx") _,
+            out("rsi") _,
+            out("rdi") _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            inout("r12") $x.as_ptr() => _,
+            inout("r13") $w.as_mut_ptr().add(1) => _,
+            in("r14") $x.as_ptr(),
+            in("r15") $w.as_mut_ptr(),
+            options(nostack),
+        )
+    };
+}
+
+/// One carry-free [`diag_pair_text`] (the token only counts).
+#[cfg(target_arch = "x86_64")]
+macro_rules! pair_text {
+    ($p:ident) => {
+        diag_pair_text!("", "")
+    };
+}
+
+/// Eight limbs of [`row_straight`], then rsi and rdi on past them.
+#[cfg(target_arch = "x86_64")]
+macro_rules! group8_straight {
+    ($g:tt) => {
+        concat!(
+            group_text!("", "", " + 8", " + 16", " + 24"),
+            group_text!("", " + 32", " + 40", " + 48", " + 56"),
+            adv!("64")
         )
     };
 }
@@ -252,64 +415,27 @@ macro_rules! diag_pair_text {
 macro_rules! rows_loop_mod8 {
     ($r:expr, $($args:tt)*) => {
         match $r {
-            0 => rows_loop!(row_fixed_text!("0", ""), $($args)*),
-            1 => rows_loop!(
-                row_fixed_text!("8", "mov r10, r9", limb_text!("", "r9", "r10", "")),
-                $($args)*
-            ),
-            2 => rows_loop!(
-                row_fixed_text!(
-                    "16",
-                    "",
-                    limb_text!("", "r9", "r10", ""),
-                    limb_text!("", "r10", "r9", " + 8")
-                ),
-                $($args)*
-            ),
-            3 => rows_loop!(
-                row_fixed_text!(
-                    "24",
-                    "mov r10, r9",
-                    limb_text!("", "r9", "r10", ""),
-                    limb_text!("", "r10", "r9", " + 8"),
-                    limb_text!("", "r9", "r10", " + 16")
-                ),
-                $($args)*
-            ),
-            4 => rows_loop!(
-                row_fixed_text!("32", "", group_text!("", "", " + 8", " + 16", " + 24")),
-                $($args)*
-            ),
-            5 => rows_loop!(
-                row_fixed_text!(
-                    "40",
-                    "mov r10, r9",
-                    group_text!("", "", " + 8", " + 16", " + 24"),
-                    limb_text!("", "r9", "r10", " + 32")
-                ),
-                $($args)*
-            ),
-            6 => rows_loop!(
-                row_fixed_text!(
-                    "48",
-                    "",
-                    group_text!("", "", " + 8", " + 16", " + 24"),
-                    limb_text!("", "r9", "r10", " + 32"),
-                    limb_text!("", "r10", "r9", " + 40")
-                ),
-                $($args)*
-            ),
-            _ => rows_loop!(
-                row_fixed_text!(
-                    "56",
-                    "mov r10, r9",
-                    group_text!("", "", " + 8", " + 16", " + 24"),
-                    limb_text!("", "r9", "r10", " + 32"),
-                    limb_text!("", "r10", "r9", " + 40"),
-                    limb_text!("", "r9", "r10", " + 48")
-                ),
-                $($args)*
-            ),
+            0 => rows_loop!(row_fixed_text!(0), $($args)*),
+            1 => rows_loop!(row_fixed_text!(1), $($args)*),
+            2 => rows_loop!(row_fixed_text!(2), $($args)*),
+            3 => rows_loop!(row_fixed_text!(3), $($args)*),
+            4 => rows_loop!(row_fixed_text!(4), $($args)*),
+            5 => rows_loop!(row_fixed_text!(5), $($args)*),
+            6 => rows_loop!(row_fixed_text!(6), $($args)*),
+            _ => rows_loop!(row_fixed_text!(7), $($args)*),
+        }
+    };
+}
+
+/// `rows_loop!(row, args)` for rows of `$s` limbs each: written out whole
+/// ([`row_straight`]) for s = 16 and 32, else [`rows_loop_mod8`].
+#[cfg(target_arch = "x86_64")]
+macro_rules! rows_loop_len {
+    ($s:expr, $($args:tt)*) => {
+        match $s {
+            16 => rows_loop!(row_straight!(0; g g), $($args)*),
+            32 => rows_loop!(row_straight!(0; g g g g), $($args)*),
+            s => rows_loop_mod8!(s % 8, $($args)*),
         }
     };
 }
@@ -493,6 +619,8 @@ impl Adx {
     ///    in on CF (ADCX), the doubling is flag-free (SHRX, LEA) and the squares go in on OF
     ///    (ADOX). Below limb s - 1 (an even count of limbs) the same pass without the carries.
     ///
+    /// For s = 16 and 32, [`Adx::square_straight`] instead (`buf` unused).
+    ///
     /// # Panics
     /// If `w.len() != 2 x.len()`, `buf.len() <= x.len()` or x is empty.
     pub(crate) fn square(self, x: &[Limb], w: &mut [Limb], buf: &mut [Limb]) {
@@ -501,6 +629,9 @@ impl Adx {
             s >= 1 && w.len() == 2 * s && buf.len() > s,
             "adx: square needs 2 s limbs and s + 1 carries"
         );
+        if self.square_straight(x, w) {
+            return;
+        }
         w.fill(0);
         buf[0] = 0;
         buf[s] = 0;
@@ -588,6 +719,46 @@ impl Adx {
         }
     }
 
+    /// [`Adx::square`] for s = 16 and 32, written out: the s - 1 cross-product rows in order,
+    /// each carry stored at the limb past its row (no row has written it yet), then the s
+    /// diagonal pairs. Other lengths return false.
+    fn square_straight(self, x: &[Limb], w: &mut [Limb]) -> bool {
+        let s = x.len();
+        assert_eq!(w.len(), 2 * s, "adx: square needs 2 s limbs");
+        if s != 16 && s != 32 {
+            return false;
+        }
+        w.fill(0);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let left: Limb;
+            // SAFETY: the token proves BMI2 and ADX; row i reads x[i..s] and reads and writes
+            // w[2 i + 1..=i + s]; pair j reads x_j and reads and writes w[2 j..2 j + 2].
+            unsafe {
+                if s == 16 {
+                    square_straight_asm!(
+                        x, w, left,
+                        [7 g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g]
+                        [7] [6] [5] [4] [3] [2] [1];
+                        p p p p p p p p p p p p p p p p
+                    );
+                } else {
+                    square_straight_asm!(
+                        x, w, left,
+                        [7 g g g] [6 g g g] [5 g g g] [4 g g g]
+                        [3 g g g] [2 g g g] [1 g g g] [0 g g g]
+                        [7 g g] [6 g g] [5 g g] [4 g g] [3 g g] [2 g g] [1 g g] [0 g g]
+                        [7 g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g]
+                        [7] [6] [5] [4] [3] [2] [1];
+                        p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p
+                    );
+                }
+            }
+            debug_assert_eq!(left, 0, "adx: square carried out of 2 s limbs");
+        }
+        true
+    }
+
     /// The rows of a schoolbook product in one assembly loop: for i in 0..s, `w[i..i + s] +=
     /// x_i y`, the row's carry stored at `w[i + s]` (no row has written it yet). `w` has
     /// `x.len() + s` limbs and is 0 below limb s on entry; s = `y.len()` >= 1.
@@ -607,8 +778,8 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row i reads x_i and y[0..s] and writes
         // w[i..=i + s], in bounds for i < x.len().
         unsafe {
-            rows_loop_mod8!(
-                s % 8,
+            rows_loop_len!(
+                s,
                 head: ["mov rdi, r13", "mov rsi, r14", "mov rdx, qword ptr [r12]", "mov r11, rax"],
                 tail: [
                     "mov qword ptr [rdi], r10",
@@ -704,8 +875,8 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row i reads N and reads and writes
         // w[i..i + s], in bounds for i < s.
         unsafe {
-            rows_loop_mod8!(
-                s % 8,
+            rows_loop_len!(
+                s,
                 head: [
                     "mov rdi, r13",
                     "mov rsi, r14",

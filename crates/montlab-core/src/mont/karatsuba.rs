@@ -140,9 +140,10 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
 
 /// Squares of this many limbs or more split; below, the schoolbook square of
 /// [`crate::mont::sqr`]. Chosen on the MULX/ADX rows of a Zen 3 by timing the square alone
-/// with the split at 48, 64 and 80 limbs and above: it lost at 48, was even at 64 and gained
-/// from 80 (`bench/baseline_ab.py` records its effect on exponentiations).
-pub const SQR_MIN_LIMBS: usize = 80;
+/// with the split at 48 to 96 limbs: it lost below 64 and gained from 64, whose 32-limb halves
+/// are squared by the written-out rows of [`crate::mont::adx`] (`bench/baseline_ab.py`
+/// records its effect on exponentiations).
+pub const SQR_MIN_LIMBS: usize = 64;
 
 /// Scratch of [`sqr`] for `n` limbs: |x0 - x1|, a difference's scratch and its square
 /// (h + h + 2 h limbs), then the halves' own; the schoolbook square's n + 1 carries below.
