@@ -15,7 +15,8 @@
 //! Barrett's bound, 1 from the dropped columns, whose sum is below k b^k < b^(k+1)); r = (w -
 //! q3 N) mod b^(k+1) < 4N, then at most 3 subtractions.
 //! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of [`crate::mont::adx`]
-//! from [`crate::mont::adx::MIN_LIMBS`] limbs. Cost about 2 k^2 word products (less the split's
+//! from [`crate::mont::adx::MIN_LIMBS`] limbs, where each triangle's rows (growing for q2,
+//! shrinking for r2) run as one assembly loop and the subtractions as ADC/SBB chains. Cost about 2 k^2 word products (less the split's
 //! saving on x y), one Montgomery product's worth, where the Montgomery route to x y mod N
 //! takes two.
 //!
@@ -97,35 +98,32 @@ impl BarrettParams {
             }
             // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
             // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].
+            // Rows 0 to k - 2 are i + 2 limbs long (one loop), rows k - 1 and k all of mu.
             let q1 = &w[k - 1..];
-            for (i, &q1i) in q1.iter().enumerate() {
-                let j0 = (k - 1).saturating_sub(i);
-                q2[i + k + 1] = rows.addmul_1(&mut q2[i + j0..i + k + 1], &mu[j0..], q1i);
+            rows.rows_up(&mut q2[k - 1..], mu, &q1[..k - 1], 2);
+            for i in k - 1..=k {
+                q2[i + k + 1] = rows.addmul_1(&mut q2[i..i + k + 1], mu, q1[i]);
             }
             let q3 = &q2[k + 1..];
-            // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb k).
-            for (i, &q3i) in q3.iter().enumerate() {
-                let len = k.min(k + 1 - i);
-                let c = rows.addmul_1(&mut r[i..i + len], &n[..len], q3i);
-                if i == 0 {
-                    r[k] = c;
-                }
-            }
-            // r = (w - r2) mod b^(k+1), below 4N; then subtract N while r >= N.
-            let mut borrow = 0;
-            for (ri, &wi) in r.iter_mut().zip(&w[..=k]) {
-                (*ri, borrow) = limb::sbb(wi, *ri, borrow);
-            }
+            // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb k; rows
+            // 2 to k are k + 1 - i limbs long, one loop).
+            r[k] = rows.addmul_1(&mut r[..k], n, q3[0]);
+            rows.addmul_1(&mut r[1..=k], n, q3[1]);
+            rows.rows_down(&mut r[2..], n, &q3[2..], k - 1);
+            // d = (w - r2) mod b^(k+1) (in q2's low limbs, free now), below 4N; then subtract
+            // N while d >= N.
+            let d = &mut q2[..=k];
+            rows.sub_n(d, &w[..=k], r, 0);
             let mut subtractions = 0;
-            while limb::cmp(r, n).is_ge() {
-                limb::sub_assign(r, n);
+            while limb::cmp(d, n).is_ge() {
+                d[k] = d[k].wrapping_sub(rows.sub_assign_n(&mut d[..k], n, 0));
                 subtractions += 1;
                 debug_assert!(
                     subtractions <= 3,
                     "barrett: quotient estimate off by more than 3"
                 );
             }
-            r[..k].to_vec()
+            d[..k].to_vec()
         })
     }
 }

@@ -151,6 +151,26 @@ const fn packed(len: usize) -> u64 {
     (len >> 3) | ((len & 3) << 32) | (((len >> 2) & 1) << 48)
 }
 
+/// [`packed`] in assembly: r11 = the counts of a row of rax limbs (clobbers rcx).
+#[cfg(target_arch = "x86_64")]
+macro_rules! packed_text {
+    () => {
+        concat!(
+            "mov r11, rax\n",
+            "shr r11, 3\n",
+            "mov ecx, eax\n",
+            "and ecx, 3\n",
+            "shl rcx, 32\n",
+            "or r11, rcx\n",
+            "mov ecx, eax\n",
+            "shr ecx, 2\n",
+            "and ecx, 1\n",
+            "shl rcx, 48\n",
+            "or r11, rcx",
+        )
+    };
+}
+
 /// One limb of [`row_text`] at byte offset `$off` from rsi and rdi: the product's high word
 /// into `$hi`, its low word plus the previous high word `$prev` (OF), then onto r (CF).
 #[cfg(target_arch = "x86_64")]
@@ -447,7 +467,7 @@ macro_rules! rows_loop_len {
 /// caller names r15 and the rest.
 #[cfg(target_arch = "x86_64")]
 macro_rules! rows_loop {
-    ($row:expr, head: [$($head:literal),*], tail: [$($tail:literal),*], $($args:tt)*) => {
+    ($row:expr, head: [$($head:expr),*], tail: [$($tail:expr),*], $($args:tt)*) => {
         core::arch::asm!(
             "9:",
             $($head,)*
@@ -795,6 +815,82 @@ impl Adx {
         }
     }
 
+    /// [`super::sqr::Rows::rows_up`] in one assembly loop of [`row_text`] rows, each row's
+    /// counts packed from its length in the loop.
+    ///
+    /// # Panics
+    /// If the lengths break that contract.
+    pub(crate) fn rows_up(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
+        let rows = v.len();
+        if rows == 0 {
+            return;
+        }
+        assert!(
+            l0 >= 1 && r.len() >= l0 + rows && a.len() + 1 >= l0 + rows,
+            "adx: rows_up lengths"
+        );
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves BMI2 and ADX. Row t reads v_t and a[m - l0 - t..m] (m =
+        // a.len() >= l0 + t) and reads and writes r[..=l0 + t], in bounds by the assert.
+        unsafe {
+            rows_loop!(
+                row_text!(start: "", neg: "", end: ""),
+                head: [
+                    "mov rdi, r13",
+                    "mov rsi, r12",
+                    "mov rdx, qword ptr [r14]",
+                    packed_text!()
+                ],
+                tail: [
+                    "mov qword ptr [rdi], r10",
+                    "lea r12, [r12 - 8]",
+                    "lea r14, [r14 + 8]",
+                    "lea rax, [rax + 1]"
+                ],
+                inout("rax") l0 => _,
+                inout("r12") a.as_ptr().add(a.len() - l0) => _,
+                in("r13") r.as_mut_ptr(),
+                inout("r14") v.as_ptr() => _,
+                inout("r15") rows => _,
+            );
+        }
+    }
+
+    /// [`super::sqr::Rows::rows_down`] in one assembly loop, as [`Adx::rows_up`].
+    ///
+    /// # Panics
+    /// If the lengths break that contract.
+    pub(crate) fn rows_down(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
+        let rows = v.len();
+        if rows == 0 {
+            return;
+        }
+        assert!(
+            l0 >= rows && r.len() >= l0 && a.len() >= l0,
+            "adx: rows_down lengths"
+        );
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves BMI2 and ADX. Row t reads v_t and a[..l0 - t] and reads
+        // and writes r[t..l0], in bounds by the assert.
+        unsafe {
+            rows_loop!(
+                row_text!(start: "", neg: "", end: ""),
+                head: [
+                    "mov rdi, r13",
+                    "mov rsi, r12",
+                    "mov rdx, qword ptr [r14]",
+                    packed_text!()
+                ],
+                tail: ["lea r13, [r13 + 8]", "lea r14, [r14 + 8]", "lea rax, [rax - 1]"],
+                inout("rax") l0 => _,
+                in("r12") a.as_ptr(),
+                inout("r13") r.as_mut_ptr() => _,
+                inout("r14") v.as_ptr() => _,
+                inout("r15") rows => _,
+            );
+        }
+    }
+
     /// `r = a + b + cin` over `len = r.len()` limbs (`a`, `b` as long), returning the carry:
     /// one ADC chain, four limbs a step. `r` may be `a` (see [`Adx::add_assign_n`]).
     ///
@@ -941,6 +1037,48 @@ mod tests {
                     let mut got = r0.clone();
                     assert_eq!(adx.addmul_1(&mut got, &a, v), want_c, "len {len}");
                     assert_eq!(got, want, "len {len}");
+                }
+            }
+        }
+    }
+
+    /// The triangle loops (`rows_up`, `rows_down`) equal the portable rows for every row
+    /// count 0 to 20 and first length 1 to 10 (every `len mod 8` and group count), on random
+    /// and all-ones limbs.
+    #[test]
+    fn triangle_rows_match_portable() {
+        if !adx_or_skip("adx triangle rows") {
+            return;
+        }
+        let adx = Adx::new().expect("checked");
+        let mut seed = 0x7472_6961_6e67_6c65;
+        for rows in 0..=20 {
+            for l0 in 1..=10 {
+                let m = l0 + rows;
+                let rnd = |seed: &mut u64, len| limb::xorshift_limbs(seed, len);
+                for ones in [false, true] {
+                    let pick = |seed: &mut u64, len| {
+                        if ones {
+                            vec![Limb::MAX; len]
+                        } else {
+                            rnd(seed, len)
+                        }
+                    };
+                    let (a, v, r0) = (
+                        pick(&mut seed, m),
+                        pick(&mut seed, rows),
+                        pick(&mut seed, m + 1),
+                    );
+                    let (mut want, mut got) = (r0.clone(), r0.clone());
+                    sqr::Rows::rows_up(sqr::Portable, &mut want, &a, &v, l0);
+                    adx.rows_up(&mut got, &a, &v, l0);
+                    assert_eq!(got, want, "rows_up rows {rows} l0 {l0}");
+                    if l0 >= rows {
+                        let (mut want, mut got) = (r0.clone(), r0);
+                        sqr::Rows::rows_down(sqr::Portable, &mut want, &a, &v, l0);
+                        adx.rows_down(&mut got, &a, &v, l0);
+                        assert_eq!(got, want, "rows_down rows {rows} l0 {l0}");
+                    }
                 }
             }
         }

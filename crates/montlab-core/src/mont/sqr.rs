@@ -113,6 +113,29 @@ pub(crate) trait Rows: Copy {
         }
     }
 
+    /// Rows growing by a limb each (the high triangle of a product): for t in 0..v.len(),
+    /// `r[..l0 + t] += v_t a[a.len() - l0 - t..]`, the carry stored at `r[l0 + t]` (no
+    /// earlier row has written it). Needs `r.len() >= l0 + v.len()`, `a.len() + 1 >= l0 +
+    /// v.len()` and `l0 >= 1`.
+    #[inline(always)]
+    fn rows_up(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
+        let m = a.len();
+        for (t, &vt) in v.iter().enumerate() {
+            let l = l0 + t;
+            r[l] = self.addmul_1(&mut r[..l], &a[m - l..], vt);
+        }
+    }
+
+    /// Rows shrinking by a limb each (the low triangle of a product, truncated): for t in
+    /// 0..v.len(), `r[t..l0] += v_t a[..l0 - t]`, the carries dropped. Needs `l0 >= v.len()`,
+    /// `r.len() >= l0` and `a.len() >= l0`.
+    #[inline(always)]
+    fn rows_down(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
+        for (t, &vt) in v.iter().enumerate() {
+            self.addmul_1(&mut r[t..l0], &a[..l0 - t], vt);
+        }
+    }
+
     /// `r = a + b + cin` (equal lengths), returning the carry.
     #[inline(always)]
     fn add_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
@@ -238,6 +261,16 @@ impl Rows for adx::Adx {
     }
 
     #[inline(always)]
+    fn rows_up(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
+        adx::Adx::rows_up(self, r, a, v, l0);
+    }
+
+    #[inline(always)]
+    fn rows_down(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
+        adx::Adx::rows_down(self, r, a, v, l0);
+    }
+
+    #[inline(always)]
     fn square<const S: usize>(self, x: &[Limb], w: &mut [Limb], buf: &mut [Limb]) {
         adx::Adx::square(self, x, w, buf);
     }
@@ -304,12 +337,11 @@ pub(crate) fn redc<const S: usize>(
     rows.redc_rows::<S>(n, n0_inv, w);
     // 5. t = high half + parked carries < 2N: at most one carry out of s limbs.
     let (carries, high) = w.split_at_mut(s);
-    let mut c = 0;
-    for (h, &k) in high.iter_mut().zip(carries.iter()) {
-        (*h, c) = adc(*h, k, c);
-    }
-    // 6. Final subtraction, branch-free, as in CIOS.
-    limb::ct_reduce_once(out, high, c, n);
+    let c = rows.add_assign_n(high, carries, 0);
+    // 6. Final subtraction, branch-free, as in CIOS (`limb::ct_reduce_once` on the rows'
+    //    subtraction pass).
+    let borrow = rows.sub_n(out, high, n, 0);
+    limb::ct_select_assign(out, high, (c ^ 1) & borrow);
 }
 
 #[cfg(test)]
