@@ -3,9 +3,9 @@ extensions loaded side by side, the same calls on the same operands interleaved 
 
 ``--baseline DIR`` is a ``pip install --target DIR`` of a wheel built at the baseline commit;
 its ``montlab/_native`` is loaded under another module name. The calls are ``FastModulus``
-methods with full-length exponents (``pow``, ``pow_sec``) and ``mul``, at sizes on both sides
-of the Karatsuba thresholds; each build's result is checked against Python's ``pow`` (or
-``a * b % n``) first. Each round takes the best of ``--calls`` interleaved pairs per
+methods with full-length exponents (``pow``, ``pow_sec``), ``mul`` on ints and the product of
+two residues (``residue``: ``m(a) * m(b)``), at sizes on both sides of the Karatsuba
+thresholds; each build's result is checked against Python's ``pow`` (or ``a * b % n``) first. Each round takes the best of ``--calls`` interleaved pairs per
 case (the least disturbed call of each build on a shared machine, where separate processes
 and medians differ by more than the change being measured); the report gives the median over
 ``--rounds`` of the per-round ratios ours/baseline (below 1: this checkout is faster) and their
@@ -35,7 +35,8 @@ from record import write_record
 CASES = [
     *(("pow", b) for b in (1024, 2048, 3072, 4096, 6144, 8192)),
     *(("pow_sec", b) for b in (1024, 2048, 4096)),
-    *(("mul", b) for b in (2048, 4096)),
+    *(("mul", b) for b in (1024, 2048, 4096)),
+    *(("residue", b) for b in (1024, 2048, 4096)),
 ]
 
 
@@ -62,10 +63,12 @@ def case_calls(ours: ModuleType, base: ModuleType, method: str, bits: int) -> li
         m = native.FastModulus(n)
         if method == "mul":
             calls.append(lambda m=m: m.mul(a, b))
+        elif method == "residue":
+            calls.append(lambda x=m(a), y=m(b): x * y)
         else:
             calls.append(lambda m=m, f=getattr(m, method): f(a, e))
-    got = [c() for c in calls]
-    want = a * b % n if method == "mul" else pow(a, e, n)
+    got = [int(c()) for c in calls]
+    want = pow(a, e, n) if method.startswith("pow") else a * b % n
     if got != [want, want]:
         raise SystemExit(f"{method} {bits}: a build's result is wrong")
     return calls
@@ -89,7 +92,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     from record import axes, save_plot
 
     fig, ax = axes()
-    for method in ("pow", "pow_sec", "mul"):
+    for method in ("pow", "pow_sec", "mul", "residue"):
         sel = [r for r in rows if r["method"] == method]
         mid = [r["ratio"] for r in sel]
         lo = [r["ratio"] - min(r["round_ratios"]) for r in sel]
