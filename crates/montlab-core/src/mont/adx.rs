@@ -344,13 +344,14 @@ macro_rules! sq_row {
     };
 }
 
-/// The assembly of [`Adx::square_straight`]: one [`sq_row`] per `[r g..]` (its length
-/// `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no carries) per `p`; `$left` gets
+/// The assembly of [`Adx::square_straight`]: row 0 ([`sq_row0`], `[g..]`), one [`sq_row`]
+/// per `[r g..]` (its length `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no carries) per `p`; `$left` gets
 /// what would carry out of the square (0).
 #[cfg(target_arch = "x86_64")]
 macro_rules! square_straight_asm {
-    ($x:expr, $w:expr, $left:ident, $([$r:tt $($g:ident)*])*; $($p:ident)*) => {
+    ($x:expr, $w:expr, $left:ident, [$($g0:ident)*] $([$r:tt $($g:ident)*])*; $($p:ident)*) => {
         core::arch::asm!(
+            sq_row0!($($g0)*),
             $(sq_row!($r; $($g)*),)*
             "mov rsi, r14",
             "mov rdi, r15",
@@ -384,6 +385,77 @@ macro_rules! square_straight_asm {
 macro_rules! pair_text {
     ($p:ident) => {
         diag_pair_text!("", "")
+    };
+}
+
+/// Row 0 of [`Adx::square_straight`] (r12 at x_0, r13 at w_1), `7 + 8 g` limbs (one token per
+/// group): [`sq_row`] writing its limbs instead of adding them (no ADCX: CF stays 0), so `w`
+/// needs no zeroing under it.
+#[cfg(target_arch = "x86_64")]
+macro_rules! sq_row0 {
+    ($($g:ident)*) => {
+        concat!(
+            "mov rdx, qword ptr [r12]\n",
+            "lea rsi, [r12 + 8]\n",
+            "mov rdi, r13\n",
+            "xor r10d, r10d\n",
+            set_group_text!("", " + 8", " + 16", " + 24"),
+            set_limb_text!("r9", "r10", " + 32"),
+            set_limb_text!("r10", "r9", " + 40"),
+            set_limb_text!("r9", "r10", " + 48"),
+            adv!("56"),
+            "mov r10, r9\n",
+            $(set_group8!($g),)*
+            row_end!(),
+            "mov qword ptr [rdi], r10\n",
+            "lea r12, [r12 + 8]\n",
+            "lea r13, [r13 + 16]\n",
+        )
+    };
+}
+
+/// [`limb_text`] storing the limb instead of adding it to r's.
+#[cfg(target_arch = "x86_64")]
+macro_rules! set_limb_text {
+    ($hi:literal, $prev:literal, $off:literal) => {
+        concat!(
+            "mulx ",
+            $hi,
+            ", r8, qword ptr [rsi",
+            $off,
+            "]\n",
+            "adox r8, ",
+            $prev,
+            "\n",
+            "mov qword ptr [rdi",
+            $off,
+            "], r8\n",
+        )
+    };
+}
+
+/// Four limbs of [`set_limb_text`].
+#[cfg(target_arch = "x86_64")]
+macro_rules! set_group_text {
+    ($o0:literal, $o1:literal, $o2:literal, $o3:literal) => {
+        concat!(
+            set_limb_text!("r9", "r10", $o0),
+            set_limb_text!("r10", "r9", $o1),
+            set_limb_text!("r9", "r10", $o2),
+            set_limb_text!("r10", "r9", $o3),
+        )
+    };
+}
+
+/// Eight limbs of [`set_limb_text`], then rsi and rdi on past them.
+#[cfg(target_arch = "x86_64")]
+macro_rules! set_group8 {
+    ($g:tt) => {
+        concat!(
+            set_group_text!("", " + 8", " + 16", " + 24"),
+            set_group_text!(" + 32", " + 40", " + 48", " + 56"),
+            adv!("64")
+        )
     };
 }
 
@@ -748,7 +820,9 @@ impl Adx {
         if s != 16 && s != 32 {
             return false;
         }
-        w.fill(0);
+        // Row 0 writes limbs 1 to s and every later row's carry a limb of its own: only the
+        // two ends start at 0.
+        (w[0], w[2 * s - 1]) = (0, 0);
         #[cfg(target_arch = "x86_64")]
         {
             let left: Limb;
@@ -758,14 +832,14 @@ impl Adx {
                 if s == 16 {
                     square_straight_asm!(
                         x, w, left,
-                        [7 g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g]
+                        [g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g]
                         [7] [6] [5] [4] [3] [2] [1];
                         p p p p p p p p p p p p p p p p
                     );
                 } else {
                     square_straight_asm!(
                         x, w, left,
-                        [7 g g g] [6 g g g] [5 g g g] [4 g g g]
+                        [g g g] [6 g g g] [5 g g g] [4 g g g]
                         [3 g g g] [2 g g g] [1 g g g] [0 g g g]
                         [7 g g] [6 g g] [5 g g] [4 g g] [3 g g] [2 g g] [1 g g] [0 g g]
                         [7 g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g]
