@@ -14,11 +14,11 @@
 //! only over digit pairs i + j >= k - 1, so q3 is at most 3 below the exact quotient (2 from
 //! Barrett's bound, 1 from the dropped columns, whose sum is below k b^k < b^(k+1)); r = (w -
 //! q3 N) mod b^(k+1) < 4N, then at most 3 subtractions.
-//! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of [`crate::mont::adx`]
-//! from [`crate::mont::adx::MIN_LIMBS`] limbs, where each triangle's rows (growing for q2,
-//! shrinking for r2) run as one assembly loop and the subtractions as ADC/SBB chains. Cost about 2 k^2 word products (less the split's
-//! saving on x y), one Montgomery product's worth, where the Montgomery route to x y mod N
-//! takes two.
+//! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of
+//! [`crate::mont::adx`] from [`crate::mont::adx::MIN_LIMBS`] limbs, where each triangle's rows
+//! (growing for q2, shrinking for r2) run as one assembly loop and the subtractions as ADC/SBB
+//! chains. Cost about 2 k^2 word products (less the split's saving on x y), one Montgomery
+//! product's worth, where the Montgomery route to x y mod N takes two.
 //!
 //! Timing: the final subtractions depend on the values (variable time). Left out: constant
 //! time, a split of the truncated products and of the square, and operands at or above N
