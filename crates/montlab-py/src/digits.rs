@@ -87,62 +87,90 @@ pub(crate) fn read_any(x: &Bound<'_, PyInt>) -> Option<Vec<u64>> {
 const BLOCK_DIGITS: usize = 32;
 const BLOCK_LIMBS: usize = 15;
 
-/// The digits `d` as `s` limbs (`s` limbs hold them): whole blocks of 32 digits with fixed
-/// shifts (the compiler unrolls them), then the rest a digit at a time.
+/// The digits `d` as `s` limbs (`s` limbs hold them): whole blocks of 32 digits, then the
+/// rest as one block padded with zero digits. (32 b digits, the top one non-zero, need at least
+/// 15 b limbs, so every whole block has its 15 limbs, and fewer than 32 digits are left.)
 fn pack(d: &[u32], s: usize) -> Vec<u64> {
     let mut out = vec![0u64; s];
-    // 32 b digits, the top one non-zero, need at least 15 b limbs, so every block fits.
-    let blocks = d.len() / BLOCK_DIGITS;
-    let (db, _) = d.as_chunks::<BLOCK_DIGITS>();
-    let (ob, _) = out.as_chunks_mut::<BLOCK_LIMBS>();
-    for (db, ob) in db.iter().zip(ob.iter_mut()).take(blocks) {
-        pack_block(db, ob);
+    let (blocks, rest) = d.as_chunks::<BLOCK_DIGITS>();
+    for (i, db) in blocks.iter().enumerate() {
+        out[BLOCK_LIMBS * i..BLOCK_LIMBS * (i + 1)].copy_from_slice(&pack_block(db));
     }
-    let (mut acc, mut have, mut k) = (0u128, 0u32, blocks * BLOCK_LIMBS);
-    for &digit in &d[blocks * BLOCK_DIGITS..] {
-        acc |= u128::from(digit) << have;
-        have += SHIFT;
-        if have >= 64 {
-            out[k] = acc as u64;
-            k += 1;
-            acc >>= 64;
-            have -= 64;
-        }
-    }
-    if have > 0 && acc != 0 {
-        out[k] = acc as u64;
+    if !rest.is_empty() {
+        let mut pad = [0u32; BLOCK_DIGITS];
+        pad[..rest.len()].copy_from_slice(rest);
+        let at = BLOCK_LIMBS * blocks.len();
+        let take = (s - at).min(BLOCK_LIMBS);
+        out[at..at + take].copy_from_slice(&pack_block(&pad)[..take]);
     }
     out
 }
 
-/// Limb j of a block takes bits 64 j.. of its 32 digits: from digit k = 64 j / 30 on, shifted
-/// right by 64 j mod 30, then up to three more digits shifted left.
+/// Limb j of a block is bits 64 j.. of its 32 digits: digit k = 64 j / 30 shifted right by
+/// 64 j mod 30, then the next two or three digits shifted left, each shift written out (no
+/// loop, no bounds check, no overflow check on a computed shift).
 #[inline(always)]
-fn pack_block(d: &[u32; BLOCK_DIGITS], out: &mut [u64; BLOCK_LIMBS]) {
-    for (j, o) in out.iter_mut().enumerate() {
-        let (k, sh) = (64 * j / 30, (64 * j % 30) as u32);
-        let mut v = u64::from(d[k]) >> sh;
-        v |= u64::from(d[k + 1]) << (SHIFT - sh);
-        v |= u64::from(d[k + 2]) << (2 * SHIFT - sh);
-        if k + 3 < BLOCK_DIGITS && 3 * SHIFT - sh < 64 {
-            v |= u64::from(d[k + 3]) << (3 * SHIFT - sh);
-        }
-        *o = v;
-    }
+fn pack_block(d: &[u32; BLOCK_DIGITS]) -> [u64; BLOCK_LIMBS] {
+    [
+        u64::from(d[0]) | u64::from(d[1]) << 30 | u64::from(d[2]) << 60,
+        u64::from(d[2]) >> 4 | u64::from(d[3]) << 26 | u64::from(d[4]) << 56,
+        u64::from(d[4]) >> 8 | u64::from(d[5]) << 22 | u64::from(d[6]) << 52,
+        u64::from(d[6]) >> 12 | u64::from(d[7]) << 18 | u64::from(d[8]) << 48,
+        u64::from(d[8]) >> 16 | u64::from(d[9]) << 14 | u64::from(d[10]) << 44,
+        u64::from(d[10]) >> 20 | u64::from(d[11]) << 10 | u64::from(d[12]) << 40,
+        u64::from(d[12]) >> 24 | u64::from(d[13]) << 6 | u64::from(d[14]) << 36,
+        u64::from(d[14]) >> 28
+            | u64::from(d[15]) << 2
+            | u64::from(d[16]) << 32
+            | u64::from(d[17]) << 62,
+        u64::from(d[17]) >> 2 | u64::from(d[18]) << 28 | u64::from(d[19]) << 58,
+        u64::from(d[19]) >> 6 | u64::from(d[20]) << 24 | u64::from(d[21]) << 54,
+        u64::from(d[21]) >> 10 | u64::from(d[22]) << 20 | u64::from(d[23]) << 50,
+        u64::from(d[23]) >> 14 | u64::from(d[24]) << 16 | u64::from(d[25]) << 46,
+        u64::from(d[25]) >> 18 | u64::from(d[26]) << 12 | u64::from(d[27]) << 42,
+        u64::from(d[27]) >> 22 | u64::from(d[28]) << 8 | u64::from(d[29]) << 38,
+        u64::from(d[29]) >> 26 | u64::from(d[30]) << 4 | u64::from(d[31]) << 34,
+    ]
 }
 
-/// Digit i of a block of 15 limbs: bits 30 i.. from limb k = 30 i / 64, and the next limb's low
-/// bits when the digit straddles two.
+/// Digit i of a block of 15 limbs is bits 30 i.. from limb k = 30 i / 64, and the next limb's
+/// low bits when the digit straddles two; each shift written out, as [`pack_block`].
 #[inline(always)]
-fn unpack_block(l: &[u64; BLOCK_LIMBS], out: &mut [u32; BLOCK_DIGITS]) {
-    for (i, o) in out.iter_mut().enumerate() {
-        let (k, sh) = (30 * i / 64, (30 * i % 64) as u32);
-        let mut v = l[k] >> sh;
-        if sh > 64 - SHIFT && k + 1 < BLOCK_LIMBS {
-            v |= l[k + 1] << (64 - sh);
-        }
-        *o = (v & MASK) as u32;
-    }
+fn unpack_block(l: &[u64; BLOCK_LIMBS]) -> [u32; BLOCK_DIGITS] {
+    [
+        (l[0] & MASK) as u32,
+        (l[0] >> 30 & MASK) as u32,
+        ((l[0] >> 60 | l[1] << 4) & MASK) as u32,
+        (l[1] >> 26 & MASK) as u32,
+        ((l[1] >> 56 | l[2] << 8) & MASK) as u32,
+        (l[2] >> 22 & MASK) as u32,
+        ((l[2] >> 52 | l[3] << 12) & MASK) as u32,
+        (l[3] >> 18 & MASK) as u32,
+        ((l[3] >> 48 | l[4] << 16) & MASK) as u32,
+        (l[4] >> 14 & MASK) as u32,
+        ((l[4] >> 44 | l[5] << 20) & MASK) as u32,
+        (l[5] >> 10 & MASK) as u32,
+        ((l[5] >> 40 | l[6] << 24) & MASK) as u32,
+        (l[6] >> 6 & MASK) as u32,
+        ((l[6] >> 36 | l[7] << 28) & MASK) as u32,
+        (l[7] >> 2 & MASK) as u32,
+        (l[7] >> 32 & MASK) as u32,
+        ((l[7] >> 62 | l[8] << 2) & MASK) as u32,
+        (l[8] >> 28 & MASK) as u32,
+        ((l[8] >> 58 | l[9] << 6) & MASK) as u32,
+        (l[9] >> 24 & MASK) as u32,
+        ((l[9] >> 54 | l[10] << 10) & MASK) as u32,
+        (l[10] >> 20 & MASK) as u32,
+        ((l[10] >> 50 | l[11] << 14) & MASK) as u32,
+        (l[11] >> 16 & MASK) as u32,
+        ((l[11] >> 46 | l[12] << 18) & MASK) as u32,
+        (l[12] >> 12 & MASK) as u32,
+        ((l[12] >> 42 | l[13] << 22) & MASK) as u32,
+        (l[13] >> 8 & MASK) as u32,
+        ((l[13] >> 38 | l[14] << 26) & MASK) as u32,
+        (l[14] >> 4 & MASK) as u32,
+        (l[14] >> 34 & MASK) as u32,
+    ]
 }
 
 /// The int whose little-endian limbs are `limbs`. Only where [`usable`].
@@ -171,26 +199,18 @@ pub(crate) fn write<'py>(py: Python<'py>, limbs: &[u64]) -> PyResult<Bound<'py, 
             .add(std::mem::size_of::<ffi::PyVarObject>())
             .cast::<u32>();
         let out = std::slice::from_raw_parts_mut(ptr, count);
-        // Whole blocks of 15 limbs while their 32 digits are all below `count`, then the rest.
+        // Whole blocks of 15 limbs while their 32 digits are all below `count`, then the rest
+        // (fewer than 32 digits) from one block of the remaining limbs padded with zeros.
         let blocks = (count / BLOCK_DIGITS).min(len / BLOCK_LIMBS);
         let (from, _) = limbs.as_chunks::<BLOCK_LIMBS>();
-        let (to, _) = out.as_chunks_mut::<BLOCK_DIGITS>();
-        for (f, t) in from.iter().zip(to.iter_mut()).take(blocks) {
-            unpack_block(f, t);
+        for (i, f) in from[..blocks].iter().enumerate() {
+            out[BLOCK_DIGITS * i..BLOCK_DIGITS * (i + 1)].copy_from_slice(&unpack_block(f));
         }
-        let (mut acc, mut have, mut k) = (0u128, 0u32, blocks * BLOCK_DIGITS);
-        for &l in &limbs[blocks * BLOCK_LIMBS..len] {
-            acc |= u128::from(l) << have;
-            have += 64;
-            while have >= SHIFT && k < count {
-                out[k] = (acc as u64 & MASK) as u32;
-                k += 1;
-                acc >>= SHIFT;
-                have -= SHIFT;
-            }
-        }
-        if k < count {
-            out[k] = (acc as u64 & MASK) as u32;
+        let (at, left) = (BLOCK_DIGITS * blocks, &limbs[BLOCK_LIMBS * blocks..len]);
+        if at < count {
+            let mut pad = [0u64; BLOCK_LIMBS];
+            pad[..left.len()].copy_from_slice(left);
+            out[at..count].copy_from_slice(&unpack_block(&pad)[..count - at]);
         }
         Ok(Bound::from_owned_ptr(py, ob).cast_into_unchecked())
     }
