@@ -4,9 +4,10 @@
 //! `ob_size` is the signed count of its digits, then the digits: `u32` words of 30 bits each,
 //! least significant first, the top digit non-zero. Packing them into limbs is a shift-and-or
 //! per 30-bit digit, where `_PyLong_AsByteArray` / `_PyLong_FromByteArray` move one byte per
-//! step (`FastModulus.mul` at 2048 bits went from 3.39 to 2.88 µs, `docs/residues.json`). Used only where the layout is this one: CPython before 3.12 (which
-//! moved the size into a tagged field), not the limited API, and `sys.int_info` reporting 30-bit
-//! digits in 4 bytes (checked once). Elsewhere [`crate::convert`] keeps CPython's own copy.
+//! step; 32 digits are exactly 15 limbs, so whole blocks take fixed shifts. Used only where the
+//! layout is this one: CPython before 3.12 (which moved the size into a tagged field), not the
+//! limited API, and `sys.int_info` reporting 30-bit digits in 4 bytes (checked once).
+//! Elsewhere [`crate::convert`] keeps CPython's own copy.
 
 #![allow(unsafe_code)]
 
