@@ -17,14 +17,22 @@ use pyo3::types::PyInt;
 /// `x` as exactly `s` limbs when `0 <= x < 2^(64 s)`, else `None` (negative or too long: the
 /// caller's slow path decides what that means).
 pub(crate) fn fixed_limbs(x: &Bound<'_, PyInt>, s: usize) -> Option<Vec<u64>> {
+    let mut out = vec![0u64; s];
+    fixed_limbs_into(x, &mut out).then_some(out)
+}
+
+/// [`fixed_limbs`] into all of `out` (s = `out.len()` limbs, written on success), for callers
+/// with a buffer of their own; false where `fixed_limbs` gives `None`.
+pub(crate) fn fixed_limbs_into(x: &Bound<'_, PyInt>, out: &mut [u64]) -> bool {
+    let s = out.len();
     if s == 0 {
-        return None;
+        return false;
     }
     #[cfg(all(not(Py_LIMITED_API), not(Py_3_12)))]
     if crate::digits::usable(x.py()) {
-        return crate::digits::read(x, s);
+        return crate::digits::read_into(x, out);
     }
-    let mut out = vec![0u64; s];
+    out.fill(0);
     #[cfg(not(Py_LIMITED_API))]
     {
         #[cfg(not(Py_3_13))]
@@ -50,7 +58,9 @@ pub(crate) fn fixed_limbs(x: &Bound<'_, PyInt>, s: usize) -> Option<Vec<u64>> {
             let flags = pyo3::ffi::Py_ASNATIVEBYTES_LITTLE_ENDIAN
                 | pyo3::ffi::Py_ASNATIVEBYTES_UNSIGNED_BUFFER
                 | pyo3::ffi::Py_ASNATIVEBYTES_REJECT_NEGATIVE;
-            let len = isize::try_from(8 * s).ok()?;
+            let Ok(len) = isize::try_from(8 * s) else {
+                return false;
+            };
             let r =
                 pyo3::ffi::PyLong_AsNativeBytes(x.as_ptr(), out.as_mut_ptr().cast(), len, flags);
             if r < 0 {
@@ -59,22 +69,24 @@ pub(crate) fn fixed_limbs(x: &Bound<'_, PyInt>, s: usize) -> Option<Vec<u64>> {
             (0..=len).contains(&r)
         };
         if !ok {
-            return None;
+            return false;
         }
-        for l in &mut out {
+        for l in out.iter_mut() {
             *l = u64::from_le(*l);
         }
-        Some(out)
+        true
     }
     #[cfg(Py_LIMITED_API)]
     {
-        let v: BigInt = x.extract().ok()?;
+        let Ok(v) = x.extract::<BigInt>() else {
+            return false;
+        };
         let (sign, digits) = v.to_u64_digits();
         if sign == num_bigint::Sign::Minus || digits.len() > s {
-            return None;
+            return false;
         }
         out[..digits.len()].copy_from_slice(&digits);
-        Some(out)
+        true
     }
 }
 

@@ -65,13 +65,15 @@ fn bit_len(d: &[u32]) -> usize {
     })
 }
 
-/// `x` as exactly `s` limbs when `0 <= x < 2^(64 s)`, else `None`. Only where [`usable`].
-pub(crate) fn read(x: &Bound<'_, PyInt>, s: usize) -> Option<Vec<u64>> {
+/// `x` written into all of `out` when `0 <= x < 2^(64 out.len())`, else false (`out` then
+/// unspecified). Only where [`usable`].
+pub(crate) fn read_into(x: &Bound<'_, PyInt>, out: &mut [u64]) -> bool {
     let (d, negative) = digits(x);
-    if negative || bit_len(d) > 64 * s {
-        return None;
+    if negative || bit_len(d) > 64 * out.len() {
+        return false;
     }
-    Some(pack(d, s))
+    pack(d, out);
+    true
 }
 
 /// `x >= 0` as limbs without leading zero limbs (none for 0), else `None`. Only where
@@ -81,30 +83,34 @@ pub(crate) fn read_any(x: &Bound<'_, PyInt>) -> Option<Vec<u64>> {
     if negative {
         return None;
     }
-    Some(pack(d, bit_len(d).div_ceil(64)))
+    let mut out = vec![0; bit_len(d).div_ceil(64)];
+    pack(d, &mut out);
+    Some(out)
 }
 
 /// Digits and limbs in a block: 32 digits of 30 bits are exactly 15 limbs (960 bits).
 const BLOCK_DIGITS: usize = 32;
 const BLOCK_LIMBS: usize = 15;
 
-/// The digits `d` as `s` limbs (`s` limbs hold them): whole blocks of 32 digits, then the
-/// rest as one block padded with zero digits. (32 b digits, the top one non-zero, need at least
-/// 15 b limbs, so every whole block has its 15 limbs, and fewer than 32 digits are left.)
-fn pack(d: &[u32], s: usize) -> Vec<u64> {
-    let mut out = vec![0u64; s];
+/// The digits `d` into all of `out` (its `s` limbs hold them): whole blocks of 32 digits, then
+/// the rest as one block padded with zero digits, then zeros. (32 b digits, the top one
+/// non-zero, need at least 15 b limbs, so every whole block has its 15 limbs, and fewer than 32
+/// digits are left.)
+fn pack(d: &[u32], out: &mut [u64]) {
+    let s = out.len();
     let (blocks, rest) = d.as_chunks::<BLOCK_DIGITS>();
     for (i, db) in blocks.iter().enumerate() {
         out[BLOCK_LIMBS * i..BLOCK_LIMBS * (i + 1)].copy_from_slice(&pack_block(db));
     }
+    let mut at = BLOCK_LIMBS * blocks.len();
     if !rest.is_empty() {
         let mut pad = [0u32; BLOCK_DIGITS];
         pad[..rest.len()].copy_from_slice(rest);
-        let at = BLOCK_LIMBS * blocks.len();
         let take = (s - at).min(BLOCK_LIMBS);
         out[at..at + take].copy_from_slice(&pack_block(&pad)[..take]);
+        at += take;
     }
-    out
+    out[at..].fill(0);
 }
 
 /// Limb j of a block is bits 64 j.. of its 32 digits: digit k = 64 j / 30 shifted right by

@@ -20,6 +20,7 @@ mod interrupt;
 mod kernels;
 mod residue;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
@@ -373,6 +374,24 @@ fn operand_of(op: &Operand<'_>, s: usize, which: &'static str) -> Result<Vec<u64
     }
 }
 
+/// [`operand_of`] into `buf` (its length is s) when the direct copy takes the operand, so a
+/// small call allocates nothing for it; the other paths as `operand_of`.
+fn operand_in<'b>(
+    op: &Operand<'_>,
+    buf: &'b mut [u64],
+    which: &'static str,
+) -> Result<Cow<'b, [u64]>, Error> {
+    match op {
+        Operand::Int(i) if convert::fixed_limbs_into(i, buf) => Ok(Cow::Borrowed(buf)),
+        Operand::Int(i) => Ok(Cow::Owned(operand_limbs(&i.extract::<BigInt>()?, which)?)),
+        Operand::Index(v) => Ok(Cow::Owned(operand_limbs(v, which)?)),
+    }
+}
+
+/// Operands of up to this many limbs (4096 bits) of a call small enough to run inline
+/// (`interrupt::QUICK_WORK`) are copied into stack buffers.
+const STACK_LIMBS: usize = 64;
+
 /// One operand argument: [`operand_arg`] then [`operand_of`].
 fn fast_operand(ob: &Bound<'_, PyAny>, s: usize, which: &'static str) -> Result<Vec<u64>, Error> {
     operand_of(&operand_arg(ob)?, s, which)
@@ -466,9 +485,18 @@ impl FastModulus {
     ) -> Result<Bound<'py, PyInt>, Error> {
         let s = self.inner.modulus().len();
         let (x, y) = (operand_arg(x)?, operand_arg(y)?);
-        let (x, y) = (&operand_of(&x, s, "x")?, &operand_of(&y, s, "y")?);
         let m = &self.inner;
         let work = interrupt::work(s, 2);
+        if s <= STACK_LIMBS && work < interrupt::QUICK_WORK {
+            let (mut xb, mut yb) = ([0; STACK_LIMBS], [0; STACK_LIMBS]);
+            let (x, y) = (
+                operand_in(&x, &mut xb[..s], "x")?,
+                operand_in(&y, &mut yb[..s], "y")?,
+            );
+            let out = interrupt::inline(|| m.mul(&x, &y))?;
+            return Ok(convert::int_of(py, &out)?);
+        }
+        let (x, y) = (&operand_of(&x, s, "x")?, &operand_of(&y, s, "y")?);
         let out = interrupt::eval!(py, work, (m, x, y), |_stop| m.mul(x, y))?;
         Ok(convert::int_of(py, &out)?)
     }
