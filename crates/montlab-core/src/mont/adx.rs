@@ -176,6 +176,20 @@ macro_rules! packed_text {
 #[cfg(target_arch = "x86_64")]
 macro_rules! limb_text {
     ($neg:literal, $hi:literal, $prev:literal, $off:literal) => {
+        limb_with!(
+            $hi,
+            $prev,
+            $off,
+            concat!($neg, "\n", "adcx r8, qword ptr [rdi", $off, "]\n")
+        )
+    };
+}
+
+/// A limb of [`limb_text`] with `$mid` (the add onto r, or nothing) between the product's low
+/// word and its store.
+#[cfg(target_arch = "x86_64")]
+macro_rules! limb_with {
+    ($hi:literal, $prev:literal, $off:literal, $mid:expr) => {
         concat!(
             "mulx ",
             $hi,
@@ -185,11 +199,7 @@ macro_rules! limb_text {
             "adox r8, ",
             $prev,
             "\n",
-            $neg,
-            "\n",
-            "adcx r8, qword ptr [rdi",
-            $off,
-            "]\n",
+            $mid,
             "mov qword ptr [rdi",
             $off,
             "], r8\n",
@@ -345,8 +355,8 @@ macro_rules! sq_row {
 }
 
 /// The assembly of [`Adx::square_straight`]: row 0 ([`sq_row0`], `[g..]`), one [`sq_row`]
-/// per `[r g..]` (its length `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no carries) per `p`; `$left` gets
-/// what would carry out of the square (0).
+/// per `[r g..]` (its length `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no
+/// carries) per `p`; `$left` gets what would carry out of the square (0).
 #[cfg(target_arch = "x86_64")]
 macro_rules! square_straight_asm {
     ($x:expr, $w:expr, $left:ident, [$($g0:ident)*] $([$r:tt $($g:ident)*])*; $($p:ident)*) => {
@@ -418,19 +428,7 @@ macro_rules! sq_row0 {
 #[cfg(target_arch = "x86_64")]
 macro_rules! set_limb_text {
     ($hi:literal, $prev:literal, $off:literal) => {
-        concat!(
-            "mulx ",
-            $hi,
-            ", r8, qword ptr [rsi",
-            $off,
-            "]\n",
-            "adox r8, ",
-            $prev,
-            "\n",
-            "mov qword ptr [rdi",
-            $off,
-            "], r8\n",
-        )
+        limb_with!($hi, $prev, $off, "")
     };
 }
 
@@ -557,6 +555,26 @@ macro_rules! rows_loop {
             out("r10") _,
             out("r11") _,
             options(nostack),
+        )
+    };
+}
+
+/// The loop of [`Adx::rows_up`] and [`Adx::rows_down`]: [`rows_loop`] of [`row_text`] rows,
+/// row t adding the limbs at r12 times the limb at r14 into those at r13, rax limbs long
+/// (its counts packed in the loop); `tail` moves the pointers and the length on.
+#[cfg(target_arch = "x86_64")]
+macro_rules! triangle_loop {
+    (tail: [$($tail:expr),*], $($args:tt)*) => {
+        rows_loop!(
+            row_text!(start: "", neg: "", end: ""),
+            head: [
+                "mov rdi, r13",
+                "mov rsi, r12",
+                "mov rdx, qword ptr [r14]",
+                packed_text!()
+            ],
+            tail: [$($tail),*],
+            $($args)*
         )
     };
 }
@@ -907,14 +925,7 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row t reads v_t and a[m - l0 - t..m] (m =
         // a.len() >= l0 + t) and reads and writes r[..=l0 + t], in bounds by the assert.
         unsafe {
-            rows_loop!(
-                row_text!(start: "", neg: "", end: ""),
-                head: [
-                    "mov rdi, r13",
-                    "mov rsi, r12",
-                    "mov rdx, qword ptr [r14]",
-                    packed_text!()
-                ],
+            triangle_loop!(
                 tail: [
                     "mov qword ptr [rdi], r10",
                     "lea r12, [r12 - 8]",
@@ -947,14 +958,7 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX. Row t reads v_t and a[..l0 - t] and reads
         // and writes r[t..l0], in bounds by the assert.
         unsafe {
-            rows_loop!(
-                row_text!(start: "", neg: "", end: ""),
-                head: [
-                    "mov rdi, r13",
-                    "mov rsi, r12",
-                    "mov rdx, qword ptr [r14]",
-                    packed_text!()
-                ],
+            triangle_loop!(
                 tail: ["lea r13, [r13 + 8]", "lea r14, [r14 + 8]", "lea rax, [rax - 1]"],
                 inout("rax") l0 => _,
                 in("r12") a.as_ptr(),
