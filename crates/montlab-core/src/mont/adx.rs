@@ -172,9 +172,14 @@ macro_rules! packed_text {
 }
 
 /// One limb of [`row_text`] at byte offset `$off` from rsi and rdi: the product's high word
-/// into `$hi`, its low word plus the previous high word `$prev` (OF), then onto r (CF).
+/// into `$hi`, its low word plus the previous high word `$prev` (OF), then onto r (CF). The
+/// first argument is the row's mode: `$neg` (nothing, or NOT) for a row that adds into r, or
+/// `set` for one that stores its limbs over r (no ADCX: CF stays 0).
 #[cfg(target_arch = "x86_64")]
 macro_rules! limb_text {
+    (set, $hi:literal, $prev:literal, $off:literal) => {
+        limb_with!($hi, $prev, $off, "")
+    };
     ($neg:literal, $hi:literal, $prev:literal, $off:literal) => {
         limb_with!(
             $hi,
@@ -185,8 +190,8 @@ macro_rules! limb_text {
     };
 }
 
-/// A limb of [`limb_text`] with `$mid` (the add onto r, or nothing) between the product's low
-/// word and its store.
+/// A limb of [`limb_text`] with `$mid` (the add onto r, or nothing in a `set` row) between the
+/// product's low word and its store.
 #[cfg(target_arch = "x86_64")]
 macro_rules! limb_with {
     ($hi:literal, $prev:literal, $off:literal, $mid:expr) => {
@@ -210,7 +215,7 @@ macro_rules! limb_with {
 /// Four limbs of [`row_text`], the high words alternating between r9 and r10.
 #[cfg(target_arch = "x86_64")]
 macro_rules! group_text {
-    ($neg:literal, $o0:literal, $o1:literal, $o2:literal, $o3:literal) => {
+    ($neg:tt, $o0:literal, $o1:literal, $o2:literal, $o3:literal) => {
         concat!(
             limb_text!($neg, "r9", "r10", $o0),
             limb_text!($neg, "r10", "r9", $o1),
@@ -220,58 +225,58 @@ macro_rules! group_text {
     };
 }
 
-/// The `r` leading limbs of a row of `r + 8 g` limbs (r = 0 to 7, a literal), straight:
-/// [`row_text`]'s limbs and registers, then rsi and rdi 8 r bytes on and the last high word
-/// in r10 (for r = 0, r10 = 0 as the row's start set it).
+/// The `r` leading limbs of a row of `r + 8 g` limbs (r = 0 to 7, a literal) in mode `$m`
+/// ([`limb_text`]), straight: [`row_text`]'s limbs and registers, then rsi and rdi 8 r bytes
+/// on and the last high word in r10 (for r = 0, r10 = 0 as the row's start set it).
 #[cfg(target_arch = "x86_64")]
 macro_rules! head_mod8 {
-    (0) => {
+    ($m:tt, 0) => {
         ""
     };
-    (1) => {
-        concat!(limb_text!("", "r9", "r10", ""), adv!("8"), "mov r10, r9\n")
+    ($m:tt, 1) => {
+        concat!(limb_text!($m, "r9", "r10", ""), adv!("8"), "mov r10, r9\n")
     };
-    (2) => {
+    ($m:tt, 2) => {
         concat!(
-            limb_text!("", "r9", "r10", ""),
-            limb_text!("", "r10", "r9", " + 8"),
+            limb_text!($m, "r9", "r10", ""),
+            limb_text!($m, "r10", "r9", " + 8"),
             adv!("16")
         )
     };
-    (3) => {
+    ($m:tt, 3) => {
         concat!(
-            limb_text!("", "r9", "r10", ""),
-            limb_text!("", "r10", "r9", " + 8"),
-            limb_text!("", "r9", "r10", " + 16"),
+            limb_text!($m, "r9", "r10", ""),
+            limb_text!($m, "r10", "r9", " + 8"),
+            limb_text!($m, "r9", "r10", " + 16"),
             adv!("24"),
             "mov r10, r9\n"
         )
     };
-    (4) => {
-        concat!(group_text!("", "", " + 8", " + 16", " + 24"), adv!("32"))
+    ($m:tt, 4) => {
+        concat!(group_text!($m, "", " + 8", " + 16", " + 24"), adv!("32"))
     };
-    (5) => {
+    ($m:tt, 5) => {
         concat!(
-            group_text!("", "", " + 8", " + 16", " + 24"),
-            limb_text!("", "r9", "r10", " + 32"),
+            group_text!($m, "", " + 8", " + 16", " + 24"),
+            limb_text!($m, "r9", "r10", " + 32"),
             adv!("40"),
             "mov r10, r9\n"
         )
     };
-    (6) => {
+    ($m:tt, 6) => {
         concat!(
-            group_text!("", "", " + 8", " + 16", " + 24"),
-            limb_text!("", "r9", "r10", " + 32"),
-            limb_text!("", "r10", "r9", " + 40"),
+            group_text!($m, "", " + 8", " + 16", " + 24"),
+            limb_text!($m, "r9", "r10", " + 32"),
+            limb_text!($m, "r10", "r9", " + 40"),
             adv!("48")
         )
     };
-    (7) => {
+    ($m:tt, 7) => {
         concat!(
-            group_text!("", "", " + 8", " + 16", " + 24"),
-            limb_text!("", "r9", "r10", " + 32"),
-            limb_text!("", "r10", "r9", " + 40"),
-            limb_text!("", "r9", "r10", " + 48"),
+            group_text!($m, "", " + 8", " + 16", " + 24"),
+            limb_text!($m, "r9", "r10", " + 32"),
+            limb_text!($m, "r10", "r9", " + 40"),
+            limb_text!($m, "r9", "r10", " + 48"),
             adv!("56"),
             "mov r10, r9\n"
         )
@@ -303,7 +308,7 @@ macro_rules! row_fixed_text {
     ($r:tt) => {
         concat!(
             "xor r10d, r10d\n",
-            head_mod8!($r),
+            head_mod8!("", $r),
             "mov rcx, r11\n",
             "jrcxz 3f\n",
             "jmp 4f\n",
@@ -323,30 +328,31 @@ macro_rules! row_end {
     };
 }
 
-/// A row of `r + 8 g` limbs written out whole, for `r` (a literal) and one token per group
-/// of eight: [`row_fixed_text`] without its loop, for rows whose length is fixed.
+/// A row of `r + 8 g` limbs in mode `$m` ([`limb_text`]) written out whole, for `r` (a
+/// literal) and one token per group of eight: [`row_fixed_text`] without its loop, for rows
+/// whose length is fixed.
 #[cfg(target_arch = "x86_64")]
 macro_rules! row_straight {
-    ($r:tt; $($g:tt)*) => {
+    ($m:tt, $r:tt; $($g:tt)*) => {
         concat!(
             "xor r10d, r10d\n",
-            head_mod8!($r),
-            $(group8_straight!($g),)*
+            head_mod8!($m, $r),
+            $(group8_straight!($m, $g),)*
             row_end!(),
         )
     };
 }
 
 /// Row i of [`Adx::square_straight`] (r12 at x_i, r13 at w_(2 i + 1)): [`row_straight`] of x_i
-/// times x[i + 1..], its carry stored past its end.
+/// times x[i + 1..] in mode `$m`, its carry stored past its end.
 #[cfg(target_arch = "x86_64")]
 macro_rules! sq_row {
-    ($r:tt; $($g:tt)*) => {
+    ($m:tt, $r:tt; $($g:tt)*) => {
         concat!(
             "mov rdx, qword ptr [r12]\n",
             "lea rsi, [r12 + 8]\n",
             "mov rdi, r13\n",
-            row_straight!($r; $($g)*),
+            row_straight!($m, $r; $($g)*),
             "mov qword ptr [rdi], r10\n",
             "lea r12, [r12 + 8]\n",
             "lea r13, [r13 + 16]\n",
@@ -354,15 +360,16 @@ macro_rules! sq_row {
     };
 }
 
-/// The assembly of [`Adx::square_straight`]: row 0 ([`sq_row0`], `[g..]`), one [`sq_row`]
-/// per `[r g..]` (its length `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no
+/// The assembly of [`Adx::square_straight`]: row 0 (`7 + 8 g` limbs, one `g` per group) storing
+/// its limbs, so that `w` needs no zeroing under it, then one adding [`sq_row`] per `[r g..]`
+/// (its length `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no
 /// carries) per `p`; `$left` gets what would carry out of the square (0).
 #[cfg(target_arch = "x86_64")]
 macro_rules! square_straight_asm {
     ($x:expr, $w:expr, $left:ident, [$($g0:ident)*] $([$r:tt $($g:ident)*])*; $($p:ident)*) => {
         core::arch::asm!(
-            sq_row0!($($g0)*),
-            $(sq_row!($r; $($g)*),)*
+            sq_row!(set, 7; $($g0)*),
+            $(sq_row!("", $r; $($g)*),)*
             "mov rsi, r14",
             "mov rdi, r15",
             "xor r9d, r9d",
@@ -398,72 +405,13 @@ macro_rules! pair_text {
     };
 }
 
-/// Row 0 of [`Adx::square_straight`] (r12 at x_0, r13 at w_1), `7 + 8 g` limbs (one token per
-/// group): [`sq_row`] writing its limbs instead of adding them (no ADCX: CF stays 0), so `w`
-/// needs no zeroing under it.
-#[cfg(target_arch = "x86_64")]
-macro_rules! sq_row0 {
-    ($($g:ident)*) => {
-        concat!(
-            "mov rdx, qword ptr [r12]\n",
-            "lea rsi, [r12 + 8]\n",
-            "mov rdi, r13\n",
-            "xor r10d, r10d\n",
-            set_group_text!("", " + 8", " + 16", " + 24"),
-            set_limb_text!("r9", "r10", " + 32"),
-            set_limb_text!("r10", "r9", " + 40"),
-            set_limb_text!("r9", "r10", " + 48"),
-            adv!("56"),
-            "mov r10, r9\n",
-            $(set_group8!($g),)*
-            row_end!(),
-            "mov qword ptr [rdi], r10\n",
-            "lea r12, [r12 + 8]\n",
-            "lea r13, [r13 + 16]\n",
-        )
-    };
-}
-
-/// [`limb_text`] storing the limb instead of adding it to r's.
-#[cfg(target_arch = "x86_64")]
-macro_rules! set_limb_text {
-    ($hi:literal, $prev:literal, $off:literal) => {
-        limb_with!($hi, $prev, $off, "")
-    };
-}
-
-/// Four limbs of [`set_limb_text`].
-#[cfg(target_arch = "x86_64")]
-macro_rules! set_group_text {
-    ($o0:literal, $o1:literal, $o2:literal, $o3:literal) => {
-        concat!(
-            set_limb_text!("r9", "r10", $o0),
-            set_limb_text!("r10", "r9", $o1),
-            set_limb_text!("r9", "r10", $o2),
-            set_limb_text!("r10", "r9", $o3),
-        )
-    };
-}
-
-/// Eight limbs of [`set_limb_text`], then rsi and rdi on past them.
-#[cfg(target_arch = "x86_64")]
-macro_rules! set_group8 {
-    ($g:tt) => {
-        concat!(
-            set_group_text!("", " + 8", " + 16", " + 24"),
-            set_group_text!(" + 32", " + 40", " + 48", " + 56"),
-            adv!("64")
-        )
-    };
-}
-
-/// Eight limbs of [`row_straight`], then rsi and rdi on past them.
+/// Eight limbs of [`row_straight`] in mode `$m`, then rsi and rdi on past them.
 #[cfg(target_arch = "x86_64")]
 macro_rules! group8_straight {
-    ($g:tt) => {
+    ($m:tt, $g:tt) => {
         concat!(
-            group_text!("", "", " + 8", " + 16", " + 24"),
-            group_text!("", " + 32", " + 40", " + 48", " + 56"),
+            group_text!($m, "", " + 8", " + 16", " + 24"),
+            group_text!($m, " + 32", " + 40", " + 48", " + 56"),
             adv!("64")
         )
     };
@@ -523,8 +471,8 @@ macro_rules! rows_loop_mod8 {
 macro_rules! rows_loop_len {
     ($s:expr, $($args:tt)*) => {
         match $s {
-            16 => rows_loop!(row_straight!(0; g g), $($args)*),
-            32 => rows_loop!(row_straight!(0; g g g g), $($args)*),
+            16 => rows_loop!(row_straight!("", 0; g g), $($args)*),
+            32 => rows_loop!(row_straight!("", 0; g g g g), $($args)*),
             s => rows_loop_mod8!(s % 8, $($args)*),
         }
     };
@@ -831,10 +779,10 @@ impl Adx {
 
     /// [`Adx::square`] for s = 16 and 32, written out: the s - 1 cross-product rows in order,
     /// each carry stored at the limb past its row (no row has written it yet), then the s
-    /// diagonal pairs. Other lengths return false.
+    /// diagonal pairs. Other lengths return false. `w` is 2 s limbs ([`Adx::square`] checks
+    /// it).
     fn square_straight(self, x: &[Limb], w: &mut [Limb]) -> bool {
         let s = x.len();
-        assert_eq!(w.len(), 2 * s, "adx: square needs 2 s limbs");
         if s != 16 && s != 32 {
             return false;
         }
