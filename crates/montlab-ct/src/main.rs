@@ -12,7 +12,7 @@
 //! * `karatsuba_mul`: `mont::karatsuba::mul_portable`, the split product under the MULX/ADX
 //!   Montgomery products from 48 limbs (here on the portable rows), with both operands marked
 //!   secret; `karatsuba_sqr`: `karatsuba::sqr_portable`, the split square under the squarings
-//!   from 80 limbs, its operand secret; `karatsuba_control` (num-bigint's product, which trims
+//!   from `SQR_MIN_LIMBS` (64) limbs, its operand secret; `karatsuba_control` (num-bigint's product, which trims
 //!   zero limbs) must be flagged;
 //! * `spectral_pow_sec`: `pow::fixed::pow_sec_with` on the spectral kernel (transform
 //!   lengths 2 to 32: from 16 on, the AVX2 transforms where the CPU has them), with
@@ -74,13 +74,15 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
 }
 
 /// The split product on 48, 49, 64 and 97 limbs (one and two levels, even and odd halves), or
-/// the split square (`karatsuba_sqr`, of x alone) on 80, 81 and 160 limbs: random operands
+/// the split square (`karatsuba_sqr`, of x alone) on t, t + 1 and 2 t limbs for t =
+/// `SQR_MIN_LIMBS` (one and two levels, even and odd halves): random operands
 /// and operands whose low half is below the high one (both signs of the middle term), marked
 /// secret, against num-bigint on public copies.
 fn karatsuba(kernel: &str, seed: &mut u64) {
     let square = kernel == "karatsuba_sqr";
+    let t = montlab_core::mont::karatsuba::SQR_MIN_LIMBS;
     let sizes: &[usize] = if square {
-        &[80, 81, 160]
+        &[t, t + 1, 2 * t]
     } else {
         &[48, 49, 64, 97]
     };
