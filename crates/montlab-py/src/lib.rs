@@ -388,8 +388,8 @@ fn operand_in<'b>(
     }
 }
 
-/// Operands of up to this many limbs (4096 bits) of a call small enough to run inline
-/// (`interrupt::QUICK_WORK`) are copied into stack buffers.
+/// Operands of up to this many limbs (4096 bits) of a `mul` or `sqr` call small enough to run
+/// inline (`interrupt::QUICK_WORK`) are copied into stack buffers.
 const STACK_LIMBS: usize = 64;
 
 /// One operand argument: [`operand_arg`] then [`operand_of`].
@@ -504,9 +504,16 @@ impl FastModulus {
     /// x * x mod N, for 0 <= x < N.
     fn sqr<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> Result<Bound<'py, PyInt>, Error> {
         let s = self.inner.modulus().len();
-        let x = &fast_operand(x, s, "x")?;
+        let x = operand_arg(x)?;
         let m = &self.inner;
         let work = interrupt::work(s, 2);
+        if s <= STACK_LIMBS && work < interrupt::QUICK_WORK {
+            let mut xb = [0; STACK_LIMBS];
+            let x = operand_in(&x, &mut xb[..s], "x")?;
+            let out = interrupt::inline(|| m.sqr(&x))?;
+            return Ok(convert::int_of(py, &out)?);
+        }
+        let x = &operand_of(&x, s, "x")?;
         let out = interrupt::eval!(py, work, (m, x), |_stop| m.sqr(x))?;
         Ok(convert::int_of(py, &out)?)
     }
