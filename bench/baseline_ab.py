@@ -5,11 +5,13 @@ extensions loaded side by side, the same calls on the same operands interleaved 
 its ``montlab/_native`` is loaded under another module name. The calls are ``FastModulus``
 methods with full-length exponents (``pow``, ``pow_sec``), ``mul`` on ints and the product of
 two residues (``residue``: ``m(a) * m(b)``), at sizes on both sides of the Karatsuba
-thresholds; each build's result is checked against Python's ``pow`` (or ``a * b % n``) first. Each round takes the best of ``--calls`` interleaved pairs per
-case (the least disturbed call of each build on a shared machine, where separate processes
-and medians differ by more than the change being measured); the report gives the median over
-``--rounds`` of the per-round ratios ours/baseline (below 1: this checkout is faster) and their
-range, writes them with the command and commit, and plots them against the size.
+thresholds; each build's result is checked against Python's ``pow`` (or ``a * b % n``)
+first. Each round takes the best of ``--calls`` interleaved pairs per case (the least
+disturbed call of each build on a shared machine, where separate processes and medians differ
+by more than the change being measured); the report gives the median over ``--rounds`` of the
+per-round ratios ours/baseline (below 1: this checkout is faster) and their range, writes them
+with the command, the commit and this checkout's native build, and plots them against the
+size.
 
     git worktree add /tmp/base <commit>; (cd /tmp/base && pip wheel --no-deps -w /tmp/w .)
     pip install --no-deps --target /tmp/baselib /tmp/w/montlab-*.whl
@@ -141,8 +143,11 @@ def main() -> None:
             flush=True,
         )
     if args.json:
+        from montlab.provenance import native_build
+
         write_record(
             args.json,
+            native=native_build(),
             rounds=args.rounds,
             calls=args.calls,
             baseline_commit=args.baseline_commit,
