@@ -101,9 +101,12 @@ impl FastModulus {
                     let p = self.word();
                     let s = p.s();
                     // Scratch on the stack up to 4096 bits, sized to the modulus (it is zeroed):
-                    // one allocation (the result) a call.
+                    // one allocation (the result) a call, a plain one (`vec![0; s]` is a
+                    // calloc, which skips the allocator's per-thread cache).
                     let len = cios::scratch_len(s).max(sqr::scratch_len(s));
-                    let mut out = vec![0; s];
+                    #[expect(clippy::slow_vector_initialization, reason = "not a calloc")]
+                    let mut out = Vec::with_capacity(s);
+                    out.resize(s, 0);
                     limb::with_scratch(len, |t| match *op {
                         Op::ToForm(x) => cios::mont_mul_into(
                             p,

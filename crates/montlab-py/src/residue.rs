@@ -25,7 +25,7 @@ use crate::interrupt::{self, eval};
 use crate::{exponent_limbs, pow_products, Int};
 
 /// An element of Z/NZ in Montgomery form (see the module documentation).
-#[pyclass(frozen, module = "montlab._native", name = "Residue")]
+#[pyclass(frozen, freelist = 64, module = "montlab._native", name = "Residue")]
 pub struct Residue {
     pub(crate) ring: Arc<CoreFast>,
     pub(crate) value: Core,
