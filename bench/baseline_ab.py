@@ -5,13 +5,13 @@ extensions loaded side by side, the same calls on the same operands interleaved 
 its ``montlab/_native`` is loaded under another module name. The calls are ``FastModulus``
 methods with full-length exponents (``pow``, ``pow_sec``), ``mul`` on ints and the product of
 two residues (``residue``: ``m(a) * m(b)``), at sizes on both sides of the Karatsuba
-thresholds; each build's result is checked against Python's ``pow`` (or ``a * b % n``)
-first. Each round takes the best of ``--calls`` interleaved pairs per case (the least
-disturbed call of each build on a shared machine, where separate processes and medians differ
-by more than the change being measured); the report gives the median over ``--rounds`` of the
-per-round ratios ours/baseline (below 1: this checkout is faster) and their range, writes them
-with the command, the commit and this checkout's native build, and plots them against the
-size.
+thresholds and of the sub-quadratic REDC's (128 limbs); each build's result is checked
+against Python's ``pow`` (or ``a * b % n``) first. Each round takes the best of ``--calls``
+interleaved pairs per case (the least disturbed call of each build on a shared machine,
+where separate processes and medians differ by more than the change being measured); the
+report gives the median over ``--rounds`` of the per-round ratios ours/baseline (below 1:
+this checkout is faster) and their range, writes them with the command, the commit and this
+checkout's native build, and plots them against the size.
 
     git worktree add /tmp/base <commit>; (cd /tmp/base && pip wheel --no-deps -w /tmp/w .)
     pip install --no-deps --target /tmp/baselib /tmp/w/montlab-*.whl
@@ -35,10 +35,10 @@ from record import write_record
 
 #: (method, bits).
 CASES = [
-    *(("pow", b) for b in (1024, 2048, 3072, 4096, 6144, 8192)),
-    *(("pow_sec", b) for b in (1024, 2048, 4096)),
+    *(("pow", b) for b in (1024, 2048, 3072, 4096, 6144, 8192, 12288)),
+    *(("pow_sec", b) for b in (1024, 2048, 4096, 8192)),
     *(("mul", b) for b in (1024, 2048, 4096)),
-    *(("residue", b) for b in (1024, 2048, 4096)),
+    *(("residue", b) for b in (1024, 2048, 4096, 8192, 16384)),
 ]
 
 

@@ -8,7 +8,10 @@
 //!   conversions), then `FastModulus::mul` as dispatched (`*` where not on IFMA);
 //! - exponentiations (exponent as long as N): `cios` + `sqr` (left out above 8192 bits),
 //!   IFMA, the spectral kernel (`FastModulus` with `spectral_pow_bits = 0`), and
-//!   `FastModulus::pow` as dispatched by the generic table (`*` where not on IFMA).
+//!   `FastModulus::pow` as dispatched by the generic table (`*` where not on IFMA);
+//! - reductions of a product T < R N (2 s limbs): the REDC rows against the sub-quadratic
+//!   `mont::redc_n` where it applies (s a multiple of 4 from `redc_n::MIN_LIMBS`), with
+//!   their ratio.
 //!
 //! Prints "-" for IFMA on a CPU without it.
 
@@ -16,8 +19,9 @@ use std::time::Instant;
 
 use montlab_core::engine::Thresholds;
 use montlab_core::mont::amm::IfmaParams;
+use montlab_core::mont::{redc_n, sqr};
 use montlab_core::pow::{window, MontKernel};
-use montlab_core::{FastModulus, Kernel, MontParams, OddModulus};
+use montlab_core::{bigarith, FastModulus, Kernel, MontParams, OddModulus};
 
 mod common;
 use common::Rng;
@@ -220,6 +224,54 @@ fn main() {
             show(ts),
             ratio,
             engine
+        );
+    }
+    reductions(&cases);
+}
+
+/// The reductions table: rows against `redc_n` on the product x y (each call copies it in
+/// first, as the rows clobber it), medians of 9 rounds.
+fn reductions(cases: &[Case]) {
+    println!(
+        "\n{:>6} {:>12} {:>12} {:>10}",
+        "bits", "rows redc", "redc_n", "n / rows"
+    );
+    for c in cases {
+        let s = c.word.s();
+        let reps = (4_000_000 / (c.bits * c.bits / 4096 + 1)).clamp(10, 20_000);
+        let mut t = vec![0; 2 * s];
+        let mut out = vec![0; s];
+        let mut sc = vec![0; redc_n::scratch_len(s)];
+        let mut product = (bigarith::from_limbs(&c.x) * bigarith::from_limbs(&c.y)).to_u64_digits();
+        product.resize(2 * s, 0);
+        let applies = redc_n::applies(s);
+        if applies {
+            let mut a = vec![0; s];
+            sqr::rows_redc_into(&c.word, &mut product.clone(), &mut a);
+            redc_n::redc_into(&c.word, &product, &mut out, &mut sc);
+            assert_eq!(a, out, "reductions disagree at {} bits", c.bits);
+        }
+        let (mut tr, mut tn) = (vec![], vec![]);
+        for _ in 0..9 {
+            tr.push(once(reps, || {
+                t.copy_from_slice(&product);
+                sqr::rows_redc_into(&c.word, &mut t, &mut out);
+            }));
+            if applies {
+                tn.push(once(reps, || {
+                    t.copy_from_slice(&product);
+                    redc_n::redc_into(&c.word, &t, &mut out, &mut sc);
+                }));
+            }
+        }
+        let us = |v: f64| format!("{:.3}us", v * 1e6);
+        let (r, n) = (median(tr), (!tn.is_empty()).then(|| median(tn)));
+        println!(
+            "{:>6} {:>12} {:>12} {:>10}",
+            c.bits,
+            us(r),
+            n.map_or("-".into(), us),
+            n.map_or("-".into(), |n| format!("{:.2}", n / r))
         );
     }
 }

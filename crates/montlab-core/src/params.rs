@@ -78,6 +78,7 @@ pub struct MontParams {
     n0_inv: Limb,
     r_mod_n: OnceLock<Vec<Limb>>,
     r2_mod_n: OnceLock<Vec<Limb>>,
+    redc_n: OnceLock<crate::mont::redc_n::Consts>,
     s: usize,
 }
 
@@ -109,6 +110,7 @@ impl MontParams {
             n,
             r_mod_n: OnceLock::new(),
             r2_mod_n: OnceLock::new(),
+            redc_n: OnceLock::new(),
         }
     }
 
@@ -133,6 +135,7 @@ impl MontParams {
             n0_inv: neg_inv_mod_word(n[0]),
             r_mod_n: OnceLock::from(x.clone()),
             r2_mod_n: OnceLock::new(),
+            redc_n: OnceLock::new(),
             s,
         };
         limb::ct_double_mod(&mut x, n, 1);
@@ -169,6 +172,14 @@ impl MontParams {
     #[must_use]
     pub fn n0_inv(&self) -> Limb {
         self.n0_inv
+    }
+
+    /// The constants of [`crate::mont::redc_n`] (N^-1 mod R and N's residues), computed on
+    /// first use without a branch or index on N's value.
+    #[must_use]
+    pub fn redc_n(&self) -> &crate::mont::redc_n::Consts {
+        self.redc_n
+            .get_or_init(|| crate::mont::redc_n::Consts::new(&self.n, self.n0_inv))
     }
 
     /// R mod N as `s` limbs: the Montgomery form of 1 (computed on first use).

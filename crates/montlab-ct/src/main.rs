@@ -14,6 +14,9 @@
 //!   secret; `karatsuba_sqr`: `karatsuba::sqr_portable`, the split square under the squarings
 //!   from `SQR_MIN_LIMBS` (64) limbs, its operand secret; `karatsuba_control` (num-bigint's product, which trims
 //!   zero limbs) must be flagged;
+//! * `redc_n`: `mont::redc_n::redc_portable`, the sub-quadratic REDC under the squarings and
+//!   products of long moduli (here on the portable rows), with T marked secret;
+//!   `redc_n_control` (num-bigint's remainder) must be flagged;
 //! * `spectral_pow_sec`: `pow::fixed::pow_sec_with` on the spectral kernel (transform
 //!   lengths 2 to 32: from 16 on, the AVX2 transforms where the CPU has them), with
 //!   `spectral_vartime` (its sliding window) as the control. The result line names the
@@ -114,6 +117,46 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
     }
 }
 
+/// The sub-quadratic REDC on s = `redc_n::MIN_LIMBS` (one split down to the full products)
+/// and 2 `MIN_LIMBS` limbs, for a random N and N = W^s - 1 (public): T = x y for random x,
+/// y < N and T = (N - 1)^2, marked secret; checked as out R = T mod N on public copies.
+fn redc_n(kernel: &str, seed: &mut u64) {
+    let t = montlab_core::mont::redc_n::MIN_LIMBS;
+    for s in [t, 2 * t] {
+        let mut random = limbs(seed, s);
+        random[0] |= 1;
+        random[s - 1] |= 1 << 63;
+        for n in [random, vec![Limb::MAX; s]] {
+            let p = MontParams::from_limbs(&n).expect("odd modulus");
+            let nb = bigarith::from_limbs(&n);
+            let below = |seed: &mut u64| bigarith::from_limbs(&limbs(seed, s)) % &nb;
+            let n1 = &nb - 1u8;
+            for prod in [below(seed) * below(seed), &n1 * &n1] {
+                let mut tl = prod.to_u64_digits();
+                tl.resize(2 * s, 0);
+                let ts = tl.clone();
+                secret(&ts);
+                let got = match kernel {
+                    "redc_n" => montlab_core::mont::redc_n::redc_portable(&p, &ts),
+                    _ => (bigarith::from_limbs(&ts) % &nb).to_u64_digits(),
+                };
+                public(&got);
+                let got = bigarith::from_limbs(&got);
+                if kernel == "redc_n" {
+                    assert!(got < nb, "{kernel}: not fully reduced at {s} limbs");
+                    assert_eq!(
+                        (got << (64 * s)) % &nb,
+                        prod % &nb,
+                        "{kernel}: wrong at {s}"
+                    );
+                } else {
+                    assert_eq!(got, prod % &nb, "{kernel}: wrong remainder at {s} limbs");
+                }
+            }
+        }
+    }
+}
+
 /// The CRT kernels on keys of 1, 2, 9 and 16 limbs a prime, random exponents and ciphertexts.
 fn crt(kernel: &str, seed: &mut u64) {
     let pairs = montlab_core::pow::crt::prime_pairs();
@@ -185,7 +228,13 @@ fn main() {
     }
     // The families with their own drivers: (prefix, kernels, driver, seed).
     type Driver = fn(&str, &mut u64);
-    let families: [(&str, &[&str], Driver, u64); 3] = [
+    let families: [(&str, &[&str], Driver, u64); 4] = [
+        (
+            "redc_n",
+            &["redc_n", "redc_n_control"],
+            redc_n,
+            0x0072_6564_635f_6e00,
+        ),
         (
             "karatsuba_",
             &["karatsuba_mul", "karatsuba_sqr", "karatsuba_control"],
@@ -235,7 +284,7 @@ fn main() {
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
                     eprintln!(
-                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, spectral_pow_sec, spectral_vartime)"
+                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, redc_n, redc_n_control, spectral_pow_sec, spectral_vartime)"
                     );
                     std::process::exit(2);
                 }

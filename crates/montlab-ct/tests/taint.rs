@@ -127,6 +127,16 @@ fn the_karatsuba_control_is_flagged() {
 }
 
 #[test]
+fn redc_n_has_no_operand_dependent_branch_or_index() {
+    let _ = assert_clean("redc_n", "the sub-quadratic REDC");
+}
+
+#[test]
+fn the_redc_n_control_is_flagged() {
+    assert_flagged("redc_n_control", "num-bigint's remainder");
+}
+
+#[test]
 fn spectral_pow_sec_has_no_secret_dependent_branch_or_index() {
     let line = assert_clean("spectral_pow_sec", "the spectral pow_sec");
     // On a CPU with AVX2 (CI sets MONTLAB_REQUIRE_AVX2 there) the vector transforms ran.

@@ -1190,7 +1190,7 @@ mod tests {
                     let (mut want, mut got) = (vec![0; s], vec![0; s]);
                     let mut t = vec![0; cios::scratch_len(s)];
                     cios::mul_portable(&p, &x, &y, &mut want, &mut t);
-                    cios::sos_adx(p.modulus(), p.n0_inv(), &x, &y, &mut got, &mut t, adx);
+                    cios::sos_adx(&p, &x, &y, &mut got, &mut t, adx);
                     assert_eq!(got, want, "mul: s = {s}, case {case}");
                     if limb::cmp(&x, p.modulus()).is_ge() {
                         continue;

@@ -20,7 +20,8 @@
 //! target. On x86-64 with BMI2/ADX, from [`adx::MIN_LIMBS`] limbs, the product separates the
 //! operand scanning instead (the paper's SOS method, [`sos_adx`]): w = x y on the MULX/ADX rows
 //! of [`crate::mont::adx`] (split by [`karatsuba::mul`] from its threshold), then the REDC rows
-//! of [`crate::mont::sqr`], the same output (w < R N, so one subtraction still reduces). Each
+//! of [`crate::mont::sqr`] (or, from 128 limbs, the sub-quadratic [`crate::mont::redc_n`]),
+//! the same output (w < R N, so one subtraction still reduces). Each
 //! set of rows is one assembly loop there, where the CIOS rounds cost two calls a round, and
 //! the split saves word products. Left out: squaring (see [`crate::mont::sqr`]), lazy
 //! reduction (output < 2N), word sizes other than 64 (the Python model `montlab.ref.cios`
@@ -35,8 +36,8 @@ use crate::params::MontParams;
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
     // The portable rounds use the first s + 2; the ADX path (`sos_adx`) the 2 s-limb product,
-    // then the split's scratch from limb 2 s + 2.
-    2 * s + 2 + karatsuba::scratch_len(s)
+    // then the split's or the reduction's scratch from limb 2 s + 2.
+    2 * s + 2 + sqr::reduce_scratch_len(s, karatsuba::scratch_len(s))
 }
 
 /// CIOS kernel: `out = x * y * R^-1 mod N`, fully reduced.
@@ -48,7 +49,8 @@ pub const fn scratch_len(s: usize) -> usize {
 /// Moduli of 1 to 8, 16, 32 and 64 limbs run a copy of the kernel specialised for that length
 /// (the compiler unrolls it); other lengths run the same code with the length at run time.
 /// From [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX, [`sos_adx`] runs instead: the product
-/// rows (a Karatsuba product from [`karatsuba::MIN_LIMBS`] limbs), then the REDC rows.
+/// rows (a Karatsuba product from [`karatsuba::MIN_LIMBS`] limbs), then the REDC (the rows,
+/// or [`crate::mont::redc_n`]).
 ///
 /// # Panics
 /// If a slice has the wrong length (a programming error, never a value error).
@@ -96,7 +98,7 @@ pub fn mont_mul_wide_into(
         };
     }
     if let Some(adx) = adx::Adx::for_limbs(s) {
-        sos_adx(n, n0_inv, x, y, out, t, adx);
+        sos_adx(params, x, y, out, t, adx);
     } else {
         fixed!(1 2 3 4 5 6 7 8 16 32 64);
     }
@@ -105,21 +107,22 @@ pub fn mont_mul_wide_into(
 
 /// The product on the MULX/ADX rows, any `s`: operand scanning separated (Koc et al.'s SOS),
 /// w = x y ([`karatsuba::mul`]: the product rows, split from its threshold), then the REDC
-/// rows of [`crate::mont::sqr`]. w < R N, so the REDC's one subtraction fully reduces, as in
-/// the CIOS rounds. `t` is [`scratch_len`]`(s)` limbs.
+/// rows of [`crate::mont::sqr`] ([`sqr::reduce`]: [`crate::mont::redc_n`] for long moduli).
+/// w < R N, so the REDC's one subtraction fully reduces, as in the CIOS rounds. `t` is
+/// [`scratch_len`]`(s)` limbs.
 pub(crate) fn sos_adx(
-    n: &[Limb],
-    n0_inv: Limb,
+    params: &MontParams,
     x: &[Limb],
     y: &[Limb],
     out: &mut [Limb],
     t: &mut [Limb],
     adx: adx::Adx,
 ) {
-    let s = n.len();
+    let s = params.s();
     let (w, sc) = t.split_at_mut(2 * s);
-    karatsuba::mul(x, y, w, &mut sc[2..], adx);
-    sqr::redc::<0>(n, n0_inv, w, out, adx);
+    let sc = &mut sc[2..];
+    karatsuba::mul(x, y, w, sc, adx);
+    sqr::reduce(params, w, out, sc, adx);
 }
 
 /// [`mont_mul_wide_into`] on the portable rounds whatever the CPU (the oracle of the ADX

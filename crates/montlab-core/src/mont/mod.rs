@@ -8,6 +8,7 @@ pub mod adx;
 pub mod amm;
 pub mod cios;
 pub mod karatsuba;
+pub mod redc_n;
 pub mod sqr;
 
 /// The gate of every test of a CPU-specific kernel: `on` when it runs here. Otherwise the test

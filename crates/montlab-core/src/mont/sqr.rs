@@ -12,24 +12,59 @@
 //!
 //! Inputs:  odd N > 1 (through [`MontParams`]); `0 <= x < N`, exactly `s` limbs.
 //! Output:  `x^2 * R^-1 mod N`, fully reduced to `0 <= out < N` (one final subtraction).
-//! Scratch: `w` of [`scratch_len`]`(s)` limbs (the square's 2 s, then the ADX rows' carries or
-//! the split square's); no allocation.
+//! Scratch: `w` of [`scratch_len`]`(s)` limbs (the square's 2 s, then the ADX rows' carries,
+//! the split square's or the sub-quadratic REDC's); no allocation.
 //!
 //! Cost: s(s-1)/2 + s word products for the square and s^2 for the reduction, against 2 s^2
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
 //! branch on operand values (the final subtraction is a mask select). From
-//! [`karatsuba::SQR_MIN_LIMBS`] the square splits ([`karatsuba::sqr`]). Left out: a
-//! subquadratic REDC and lazy reduction.
+//! [`karatsuba::SQR_MIN_LIMBS`] the square splits ([`karatsuba::sqr`]), and where
+//! [`redc_n::applies`] (from 128 limbs) the reduction is sub-quadratic ([`redc_n`], the same
+//! output). Left out: lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
-use crate::mont::{adx, karatsuba};
+use crate::mont::{adx, karatsuba, redc_n};
 use crate::params::MontParams;
 
 /// Length of the scratch buffer [`mont_sqr_into`] needs for `s`-limb operands.
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
-    2 * s + karatsuba::sqr_scratch_len(s)
+    2 * s + reduce_scratch_len(s, karatsuba::sqr_scratch_len(s))
+}
+
+/// The larger of `other` and the scratch of the REDC for `s` limbs ([`redc_n::scratch_len`]
+/// where it applies, none for the rows).
+#[must_use]
+pub const fn reduce_scratch_len(s: usize, other: usize) -> usize {
+    let r = if redc_n::applies(s) {
+        redc_n::scratch_len(s)
+    } else {
+        0
+    };
+    if r > other {
+        r
+    } else {
+        other
+    }
+}
+
+/// REDC of `w < R N` (2 s limbs, clobbered) into `out`, fully reduced: [`redc_n::redc`] where
+/// it applies (`sc` then has [`redc_n::scratch_len`]`(s)` limbs), else the rows ([`redc`]).
+#[inline]
+pub(crate) fn reduce(
+    params: &MontParams,
+    w: &mut [Limb],
+    out: &mut [Limb],
+    sc: &mut [Limb],
+    rows: impl Rows,
+) {
+    let (n, s) = (params.modulus(), params.s());
+    if redc_n::applies(s) {
+        redc_n::redc(n, params.redc_n(), w, out, sc, rows);
+    } else {
+        redc::<0>(n, params.n0_inv(), w, out, rows);
+    }
 }
 
 /// `out = x^2 * R^-1 mod N`, fully reduced.
@@ -47,17 +82,16 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
         "sqr: operand, output and scratch lengths must be s, s and scratch_len(s)",
     );
     debug_assert!(limb::cmp(x, n).is_lt(), "sqr: x must be < N");
-    let n0_inv = params.n0_inv();
     macro_rules! fixed {
         ($($k:literal)*) => {
             match s {
-                $($k => sqr_core::<$k>(n, n0_inv, x, out, w, Portable),)*
-                _ => sqr_core::<0>(n, n0_inv, x, out, w, Portable),
+                $($k => sqr_core::<$k>(params, x, out, w, Portable),)*
+                _ => sqr_core::<0>(params, x, out, w, Portable),
             }
         };
     }
     if let Some(adx) = adx::Adx::for_limbs(s) {
-        sqr_core::<0>(n, n0_inv, x, out, w, adx);
+        sqr_core::<0>(params, x, out, w, adx);
     } else {
         fixed!(1 2 3 4 5 6 7 8 16 32 64);
     }
@@ -77,12 +111,27 @@ pub fn mont_redc_into(params: &MontParams, a: &[Limb], out: &mut [Limb], w: &mut
         "redc: operand, output and scratch lengths must be s, s and scratch_len(s)",
     );
     debug_assert!(limb::cmp(a, n).is_lt(), "redc: a must be < N");
-    let w = &mut w[..2 * s];
+    let (w, sc) = w.split_at_mut(2 * s);
     w[..s].copy_from_slice(a);
     w[s..].fill(0);
     match adx::Adx::for_limbs(s) {
-        Some(adx) => redc::<0>(n, params.n0_inv(), w, out, adx),
-        None => redc::<0>(n, params.n0_inv(), w, out, Portable),
+        Some(adx) => reduce(params, w, out, sc, adx),
+        None => reduce(params, w, out, sc, Portable),
+    }
+}
+
+/// `out = t R^-1 mod N` for `t < R N` (2 s limbs, clobbered) by the REDC rows alone (MULX/ADX
+/// where the CPU has them), even where the squarings reduce by [`redc_n`]: the baseline of
+/// [`redc_n::redc_into`] in `examples/word_timings.rs`.
+///
+/// # Panics
+/// If `t` is not 2 s limbs or `out` not s.
+pub fn rows_redc_into(params: &MontParams, t: &mut [Limb], out: &mut [Limb]) {
+    let (n, s) = (params.modulus(), params.s());
+    assert!(t.len() == 2 * s && out.len() == s, "redc: lengths 2 s, s");
+    match adx::Adx::for_limbs(s) {
+        Some(adx) => redc::<0>(n, params.n0_inv(), t, out, adx),
+        None => redc::<0>(n, params.n0_inv(), t, out, Portable),
     }
 }
 
@@ -292,8 +341,8 @@ pub(crate) fn sqr_with(
     adx: Option<adx::Adx>,
 ) {
     match adx {
-        None => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, Portable),
-        Some(adx) => sqr_core::<0>(p.modulus(), p.n0_inv(), x, out, w, adx),
+        None => sqr_core::<0>(p, x, out, w, Portable),
+        Some(adx) => sqr_core::<0>(p, x, out, w, adx),
     }
 }
 
@@ -301,22 +350,22 @@ pub(crate) fn sqr_with(
 /// [`Portable`] or the ADX rows.
 #[inline(always)]
 fn sqr_core<const S: usize>(
-    n: &[Limb],
-    n0_inv: Limb,
+    p: &MontParams,
     x: &[Limb],
     out: &mut [Limb],
     w: &mut [Limb],
     rows: impl Rows,
 ) {
-    let s = if S == 0 { n.len() } else { S };
-    let (n, x, out) = (&n[..s], &x[..s], &mut out[..s]);
+    let s = if S == 0 { p.s() } else { S };
+    let (n, x, out) = (&p.modulus()[..s], &x[..s], &mut out[..s]);
     let (w, sc) = w.split_at_mut(2 * s);
     if S == 0 && s >= karatsuba::SQR_MIN_LIMBS {
         karatsuba::sqr(x, w, sc, rows);
+        reduce(p, w, out, sc, rows);
     } else {
         rows.square::<S>(x, w, sc);
+        redc::<S>(n, p.n0_inv(), w, out, rows);
     }
-    redc::<S>(n, n0_inv, w, out, rows);
 }
 
 /// Word-by-word REDC, steps 4 to 6 of the squaring: `out = w R^-1 mod N` for `w < R N` in

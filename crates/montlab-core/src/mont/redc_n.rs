@@ -1,0 +1,541 @@
+//! `redc_n`: sub-quadratic Montgomery reduction of long numbers, under the squarings and
+//! products of [`crate::mont::sqr`] and [`crate::mont::cios`] on the MULX/ADX rows from
+//! [`MIN_LIMBS`].
+//!
+//! Citation: P. L. Montgomery, "Modular multiplication without trial division", Math. Comp.
+//! 44(170), 1985 (REDC with the whole quotient q = T N^-1 mod R, here in the subtractive form
+//! (T - q N) / R); the high half of q N taken from q N mod (W^s - 1), as GMP's `mpn_redc_n`
+//! (mpn/generic/redc_n.c): q N = T mod R is known, so the wrapped product gives the high half.
+//! The product mod W^s - 1 splits as GMP's `mpn_mulmod_bnm1`: W^(2h) - 1 = (W^h - 1)(W^h + 1),
+//! the first factor recursively, the two residues joined by the CRT (a halving mod W^h - 1 is a
+//! one-bit rotation). q is a short product (the low half, the split of Mulders' short product
+//! with equal halves).
+//!
+//! Word size 64, radix W = 2^64; R = W^s, the R of `cios` and `sqr`: the same output as the
+//! rows' REDC ([`crate::mont::sqr::rows_redc_into`]). Inputs: odd N of s limbs, s a multiple of 4 and
+//! at least [`MIN_LIMBS`]; T < R N in 2 s limbs (a product or square of residues). Output:
+//! T R^-1 mod N, fully reduced. Scratch: [`scratch_len`]`(s)` limbs, no allocation. Cost:
+//! about 2 M(s/2) + 2 M_lo(s/2) + (the mod W^(s/2) - 1 product) against the rows' s^2 word
+//! products. Timing: every loop runs over lengths fixed by s, the signs and wrap-arounds are
+//! taken by masks: no branch or index on values. Left out: FFT products mod W^h + 1, and s
+//! not a multiple of 4.
+
+use crate::limb::{self, adc, Limb};
+use crate::mont::karatsuba;
+use crate::mont::sqr::{Portable, Rows};
+use crate::params::MontParams;
+
+/// Moduli of this many limbs or more (a multiple of 4: two splits at least) reduce here;
+/// below, the rows. Chosen on the MULX/ADX rows of a Zen 3 with the reductions table of
+/// `examples/word_timings.rs`: with the threshold lowered to 96, this reduction was within
+/// 6 % of the rows either way at 96 to 112 limbs; it took 0.94 to 0.98 of the rows' time at
+/// 128 limbs, 0.81 to 0.84 at 192 and 0.73 to 0.75 at 256; with one split only (130 and 162
+/// limbs) it gained nothing.
+pub const MIN_LIMBS: usize = 128;
+
+/// Short products of fewer limbs (or odd counts) run as one triangle of rows.
+const MULLO_SPLIT: usize = 64;
+
+/// Products mod W^n - 1 of fewer limbs (or odd counts) are a full product, folded.
+const BNM1_SPLIT: usize = 64;
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+const fn mullo_scratch(n: usize) -> usize {
+    if n < MULLO_SPLIT || n % 2 == 1 {
+        0
+    } else {
+        let h = n / 2;
+        max(karatsuba::scratch_len(h), h + mullo_scratch(h))
+    }
+}
+
+const fn bnm1_scratch(n: usize) -> usize {
+    if n < BNM1_SPLIT || n % 2 == 1 {
+        2 * n + max(karatsuba::scratch_len(n), n)
+    } else {
+        let h = n / 2;
+        8 * h + max(max(bnm1_scratch(h), karatsuba::scratch_len(h)), 2 * h)
+    }
+}
+
+/// Scratch of [`redc_into`] for `s` limbs: q and the wrapped product (s + s), then the larger of
+/// the short product's and the wrapped product's own.
+#[must_use]
+pub const fn scratch_len(s: usize) -> usize {
+    2 * s + max(mullo_scratch(s), bnm1_scratch(s))
+}
+
+/// True when an `s`-limb modulus reduces here.
+#[must_use]
+pub const fn applies(s: usize) -> bool {
+    s >= MIN_LIMBS && s.is_multiple_of(4)
+}
+
+/// N's residues at one split of the product mod W^(2 h) - 1: N mod (W^h - 1) (`m`, h limbs)
+/// and N mod (W^h + 1) (`p`, h limbs, and its top bit `top`).
+#[derive(Clone, Debug)]
+struct Split {
+    m: Vec<Limb>,
+    p: Vec<Limb>,
+    top: Limb,
+}
+
+/// The constants of [`redc_into`] for one modulus: N^-1 mod R and N's residues at each split of
+/// the product mod W^s - 1 (the second operand of that product is always N).
+#[derive(Clone, Debug)]
+pub struct Consts {
+    ip: Vec<Limb>,
+    splits: Vec<Split>,
+}
+
+impl Consts {
+    /// The constants of odd N (`n0_inv` = -N^-1 mod W), empty where [`applies`] is false.
+    /// Quadratic (the rows' REDC of 1), no branch or index on N's value.
+    #[must_use]
+    pub fn new(n: &[Limb], n0_inv: Limb) -> Self {
+        if !applies(n.len()) {
+            return Self {
+                ip: Vec::new(),
+                splits: Vec::new(),
+            };
+        }
+        Self {
+            ip: inverse(n, n0_inv),
+            splits: splits(n),
+        }
+    }
+}
+
+/// b's residues at each split of [`mulmod_bnm1`] (b mod (W^h - 1) is split again).
+fn splits(b: &[Limb]) -> Vec<Split> {
+    let mut out = Vec::new();
+    let mut b = b.to_vec();
+    while b.len() >= BNM1_SPLIT && b.len().is_multiple_of(2) {
+        let h = b.len() / 2;
+        let mut z = vec![0; h];
+        let (mut m, mut p) = (vec![0; h], vec![0; h]);
+        fold_minus(&mut m, &b[..h], &b[h..], &mut z, Portable);
+        let top = fold_plus(&mut p, &b[..h], &b[h..], &mut z, Portable);
+        b.clone_from(&m);
+        out.push(Split { m, p, top });
+    }
+    out
+}
+
+/// N^-1 mod W^s for odd N (`n0_inv` = -N^-1 mod W): the quotient limbs of the rows' REDC of
+/// 1 give Q with 1 + Q N = 0 mod W^s, and N^-1 = -Q. Quadratic, for a modulus's setup.
+#[must_use]
+pub fn inverse(n: &[Limb], n0_inv: Limb) -> Vec<Limb> {
+    let s = n.len();
+    let mut t: Vec<Limb> = vec![0; s];
+    t[0] = 1;
+    let mut q: Vec<Limb> = vec![0; s];
+    for i in 0..s {
+        q[i] = t[i].wrapping_mul(n0_inv);
+        crate::mont::sqr::addmul_1(&mut t[i..], &n[..s - i], q[i]);
+    }
+    // -Q = !Q + 1.
+    let mut c = 1;
+    for qi in &mut q {
+        (*qi, c) = adc(!*qi, 0, c);
+    }
+    q
+}
+
+/// All ones for `bit` = 1, else 0. The bit goes through `black_box`: seen through, the
+/// compiler turns a masked pass into a branch to a `memset` or `memcpy`.
+fn mask(bit: Limb) -> Limb {
+    core::hint::black_box(bit).wrapping_neg()
+}
+
+/// `r += d` (a small d) over all of `r`, returning the carry out of the top: `z` (as long as
+/// `r`) is zero on entry and exit and carries d in its limb 0 meanwhile, so the rows' ADC
+/// chain propagates it.
+fn add_small(r: &mut [Limb], z: &mut [Limb], d: Limb, rows: impl Rows) -> Limb {
+    let z = &mut z[..r.len()];
+    z[0] = d;
+    let c = rows.add_assign_n(r, z, 0);
+    z[0] = 0;
+    c
+}
+
+/// `r -= d` (a small d) over all of `r`, returning the borrow; `z` as in [`add_small`].
+fn sub_small(r: &mut [Limb], z: &mut [Limb], d: Limb, rows: impl Rows) -> Limb {
+    let z = &mut z[..r.len()];
+    z[0] = d;
+    let b = rows.sub_assign_n(r, z, 0);
+    z[0] = 0;
+    b
+}
+
+/// `r = lo + hi mod (W^h - 1)`, a value in [0, W^h - 1] (W^h - 1 stands for 0 too).
+fn fold_minus(r: &mut [Limb], lo: &[Limb], hi: &[Limb], z: &mut [Limb], rows: impl Rows) {
+    let c = rows.add_n(r, lo, hi, 0);
+    // After a carry r <= W^h - 2, so adding it back carries no further.
+    add_small(r, z, c, rows);
+}
+
+/// `r = lo - hi mod (W^h + 1)` as h limbs and the returned top bit (1 only for W^h, r = 0).
+fn fold_plus(r: &mut [Limb], lo: &[Limb], hi: &[Limb], z: &mut [Limb], rows: impl Rows) -> Limb {
+    let b = rows.sub_n(r, lo, hi, 0);
+    // A borrow means r - W^h = r + 1 mod (W^h + 1); r + 1 carries only from W^h - 1, to W^h.
+    add_small(r, z, b, rows)
+}
+
+/// `r = a b mod W^n` (`n = r.len() = a.len() = b.len()`), `sc` [`mullo_scratch`]`(n)` limbs:
+/// one triangle of rows, or for even n from [`MULLO_SPLIT`] the full product of the low
+/// halves and two short products of half length for the middle.
+fn mullo(r: &mut [Limb], a: &[Limb], b: &[Limb], sc: &mut [Limb], rows: impl Rows) {
+    let n = r.len();
+    if n < MULLO_SPLIT || n % 2 == 1 {
+        r.fill(0);
+        rows.rows_down(r, a, b, n);
+        return;
+    }
+    let h = n / 2;
+    karatsuba::mul(&a[..h], &b[..h], r, sc, rows);
+    let (t, sc) = sc.split_at_mut(h);
+    mullo(t, &a[..h], &b[h..], sc, rows);
+    rows.add_assign_n(&mut r[h..], t, 0);
+    mullo(t, &a[h..], &b[..h], sc, rows);
+    rows.add_assign_n(&mut r[h..], t, 0);
+}
+
+/// `r = a b mod (W^n - 1)` in [0, W^n - 1] for any `a`, `b` of `n = r.len()` limbs; `sc`
+/// [`bnm1_scratch`]`(n)` limbs; `splits` are b's residues ([`Consts`]), or empty to fold b
+/// here. Even n from [`BNM1_SPLIT`]: the residues mod W^h - 1 (recursively) and mod W^h + 1
+/// (a full h-limb product and the corrections of the top bits), joined by the CRT; else the
+/// full product, folded.
+fn mulmod_bnm1(
+    r: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+    splits: &[Split],
+    sc: &mut [Limb],
+    rows: impl Rows,
+) {
+    let n = r.len();
+    if n < BNM1_SPLIT || n % 2 == 1 {
+        let (p, sc) = sc.split_at_mut(2 * n);
+        karatsuba::mul(a, b, p, sc, rows);
+        let (lo, hi) = p.split_at(n);
+        let c = rows.add_n(r, lo, hi, 0);
+        // The carry back in: r + 1 after a carry is at most W^n - 1.
+        let (z, _) = sc.split_at_mut(n);
+        z.fill(0);
+        add_small(r, z, c, rows);
+        return;
+    }
+    let h = n / 2;
+    let (am, sc) = sc.split_at_mut(h);
+    let (bm, sc) = sc.split_at_mut(h);
+    let (r1, sc) = sc.split_at_mut(h);
+    let (ap, sc) = sc.split_at_mut(h);
+    let (bp, sc) = sc.split_at_mut(h);
+    let (z, sc) = sc.split_at_mut(h);
+    let (p, sc) = sc.split_at_mut(2 * h);
+    z.fill(0);
+    let (bm, bp, be, below) = match splits.split_first() {
+        Some((at, below)) => (&at.m[..], &at.p[..], at.top, below),
+        None => {
+            fold_minus(bm, &b[..h], &b[h..], z, rows);
+            let be = fold_plus(bp, &b[..h], &b[h..], z, rows);
+            (&bm[..], &bp[..], be, &[][..])
+        }
+    };
+    // Mod W^h - 1.
+    fold_minus(am, &a[..h], &a[h..], z, rows);
+    mulmod_bnm1(r1, am, bm, below, sc, rows);
+    // Mod W^h + 1: (ap + al W^h)(bp + be W^h) = ap bp - al bp - be ap + al be, where al = 1
+    // only with ap = 0 (and be likewise), so al bp + be ap = (bp & -al) | (ap & -be).
+    let al = fold_plus(ap, &a[..h], &a[h..], z, rows);
+    karatsuba::mul(ap, bp, p, sc, rows);
+    let (lo, hi) = p.split_at_mut(h);
+    let b1 = rows.sub_assign_n(lo, hi, 0);
+    let (ma, mb) = (mask(al), mask(be));
+    for ((t, &x), &y) in am.iter_mut().zip(bp.iter()).zip(ap.iter()) {
+        *t = (x & ma) | (y & mb);
+    }
+    let b2 = rows.sub_assign_n(lo, am, 0);
+    // lo - (b1 + b2) W^h + al be = lo + b1 + b2 + al be: add it (carry k: lo + k W^h = lo - k),
+    // subtract k (a borrow only from lo = 0 with k = 1, leaving all ones: -1 = W^h). The
+    // residue r2 in [0, W^h] is then lo + top, top = that borrow.
+    let k = add_small(lo, z, b1 + b2 + (al & be), rows);
+    let top = sub_small(lo, z, k, rows);
+    // CRT: r2 + k' (W^h + 1) with k' = (r1 - r2) / 2 mod (W^h - 1): t = r1 - lo - top, and
+    // each wrap below 0 adds W^h - 1, one less than the W^h the borrow took. At most two
+    // borrows (the second only from t = 0 or 1), and after them t >= W^h - 2: the third pass
+    // cannot borrow.
+    let t = am;
+    let bb = rows.sub_n(t, r1, lo, 0);
+    let e1 = sub_small(t, z, bb + top, rows);
+    sub_small(t, z, e1, rows);
+    // Halving mod W^h - 1 (2^(64 h) = 1): a rotation right by one bit.
+    let low = t[0] & 1;
+    for i in 0..h - 1 {
+        t[i] = (t[i] >> 1) | (t[i + 1] << 63);
+    }
+    t[h - 1] = (t[h - 1] >> 1) | (low << 63);
+    // r = r2 + k' + k' W^h (r2 = lo + top; top = 1 only with lo all ones): at most
+    // W^n + W^h - 1, so one wrap-around of the carry.
+    let (rl, rh) = r.split_at_mut(h);
+    let c1 = rows.add_n(rl, lo, t, top);
+    let c2 = rows.add_n(rh, t, z, c1);
+    let z2 = &mut sc[..n];
+    z2.fill(0);
+    add_small(r, z2, c2, rows);
+}
+
+/// REDC: `out = T R^-1 mod N` for `T = w < R N` (2 s limbs, `s = n.len()`, [`applies`]),
+/// fully reduced; `consts` are N's ([`Consts`]), `sc` [`scratch_len`]`(s)` limbs. With
+/// q = T mod R times N^-1 (mod R), q N = T mod R, so T - q N = (T_hi - (q N)_hi) R, and
+/// (q N)_hi = (q N mod (W^s - 1)) - T_lo mod (W^s - 1), being below N < W^s - 1.
+///
+/// # Panics
+/// If the lengths disagree.
+pub(crate) fn redc(
+    n: &[Limb],
+    consts: &Consts,
+    w: &[Limb],
+    out: &mut [Limb],
+    sc: &mut [Limb],
+    rows: impl Rows,
+) {
+    let s = n.len();
+    let ip = &consts.ip[..];
+    assert!(
+        applies(s) && ip.len() == s && w.len() == 2 * s && out.len() == s,
+        "redc_n: lengths must be s (applies(s)), s, 2 s, s"
+    );
+    let (tl, th) = w.split_at(s);
+    let (q, sc) = sc.split_at_mut(s);
+    let (y, sc) = sc.split_at_mut(s);
+    mullo(q, tl, ip, sc, rows);
+    mulmod_bnm1(y, q, n, &consts.splits, sc, rows);
+    let borrow = rows.sub_assign_n(y, tl, 0);
+    // A borrow adds W^s - 1: one less; y >= 1 there (y - T_lo > -W^s + 1), so it stops.
+    let z = &mut sc[..s];
+    z.fill(0);
+    sub_small(y, z, borrow, rows);
+    // y in [0, W^s - 1]; all ones stands for 0 (the high half is below N < W^s - 1).
+    let all = y.iter().fold(Limb::MAX, |a, &v| a & v);
+    let x = all.wrapping_add(1);
+    let keep = !mask(((x | x.wrapping_neg()) >> 63) ^ 1);
+    for v in y.iter_mut() {
+        *v &= keep;
+    }
+    // out = T_hi - (q N)_hi, in (-N, N); N added back under the borrow's mask.
+    let borrow = mask(rows.sub_n(out, th, y, 0));
+    for (v, &ni) in y.iter_mut().zip(n) {
+        *v = ni & borrow;
+    }
+    rows.add_assign_n(out, y, 0);
+    debug_assert!(
+        limb::cmp(out, n).is_lt(),
+        "redc_n: output not fully reduced"
+    );
+}
+
+/// `out = t R^-1 mod N` for `t < R N` (2 s limbs) by `redc` on the rows the squarings and
+/// products use (MULX/ADX where the CPU has them); `sc` has [`scratch_len`]`(s)` limbs.
+///
+/// # Panics
+/// If [`applies`] is false for N's limb count, or a length is wrong.
+pub fn redc_into(params: &MontParams, t: &[Limb], out: &mut [Limb], sc: &mut [Limb]) {
+    let (n, s) = (params.modulus(), params.s());
+    assert!(
+        sc.len() >= scratch_len(s),
+        "redc_n: scratch of scratch_len(s)"
+    );
+    match crate::mont::adx::Adx::for_limbs(s) {
+        Some(adx) => redc(n, params.redc_n(), t, out, sc, adx),
+        None => redc(n, params.redc_n(), t, out, sc, Portable),
+    }
+}
+
+/// `T R^-1 mod N` for `T < R N` (2 s limbs) by `redc` on the portable rows and passes,
+/// whatever the CPU: the entry of the valgrind taint harness (`montlab-ct`), under which the
+/// ADX rows do not run.
+///
+/// # Panics
+/// If [`applies`] is false for N's limb count or `t` is not 2 s limbs.
+#[must_use]
+pub fn redc_portable(params: &MontParams, t: &[Limb]) -> Vec<Limb> {
+    let s = params.s();
+    let mut out = vec![0; s];
+    let mut sc = vec![0; scratch_len(s)];
+    redc(
+        params.modulus(),
+        params.redc_n(),
+        t,
+        &mut out,
+        &mut sc,
+        Portable,
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bigarith::from_limbs;
+    use crate::mont::sqr;
+    use crate::mont::{adx, cios};
+    use num_bigint::BigUint;
+
+    fn limbs_of(b: &BigUint, n: usize) -> Vec<Limb> {
+        let mut d = b.to_u64_digits();
+        d.resize(n, 0);
+        d
+    }
+
+    /// Operands of `n` limbs: random, all ones, zero, and a high half one above the low half
+    /// (a = -1 mod W^(n/2) + 1: the top bit of the split's second residue).
+    fn operands(seed: &mut u64, n: usize) -> Vec<Vec<Limb>> {
+        let mut above = limb::xorshift_limbs(seed, n);
+        let h = n / 2;
+        if h > 0 {
+            above[..h].fill(7);
+            above[h..2 * h].fill(7);
+            above[h] = 8;
+        }
+        vec![
+            limb::xorshift_limbs(seed, n),
+            vec![Limb::MAX; n],
+            vec![0; n],
+            above,
+        ]
+    }
+
+    fn parts(rows: impl Rows, name: &str) {
+        let mut seed = 0x7265_6463_5f6e_0001;
+        for n in 1..=160 {
+            let wn = BigUint::from(1u8) << (64 * n);
+            let ops = operands(&mut seed, n);
+            for (i, a) in ops.iter().enumerate() {
+                for (j, b) in ops.iter().enumerate() {
+                    let (ab, bb) = (from_limbs(a), from_limbs(b));
+                    let mut r = vec![Limb::MAX; n];
+                    mullo(&mut r, a, b, &mut vec![0; mullo_scratch(n)], rows);
+                    assert_eq!(
+                        r,
+                        limbs_of(&(&ab * &bb % &wn), n),
+                        "{name} mullo n {n} ({i}, {j})"
+                    );
+                    let m = &wn - 1u8;
+                    for given in [&[][..], &splits(b)[..]] {
+                        r.fill(Limb::MAX);
+                        let sc = &mut vec![Limb::MAX; bnm1_scratch(n)];
+                        mulmod_bnm1(&mut r, a, b, given, sc, rows);
+                        let got = from_limbs(&r);
+                        assert!(got < wn, "{name} bnm1 n {n}");
+                        assert_eq!(got % &m, &ab * &bb % &m, "{name} bnm1 n {n} ({i}, {j})");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Short products and products mod W^n - 1 of every length 1 to 160 (both sides of both
+    /// splits, odd lengths, two and more levels) on the portable and the ADX rows.
+    #[test]
+    fn parts_equal_biguint() {
+        parts(Portable, "portable");
+        if adx::adx_or_skip("redc_n on ADX rows") {
+            parts(adx::Adx::new().expect("checked"), "adx");
+        }
+    }
+
+    /// N^-1 mod R times N is 1 mod R, for the edge moduli.
+    #[test]
+    fn inverse_inverts() {
+        let mut seed = 0x7265_6463_5f6e_0002;
+        for s in [1, 2, 3, 96, 128] {
+            for n in limb::edge_moduli(&mut seed, s) {
+                let p = MontParams::from_limbs(&n).unwrap();
+                let r = BigUint::from(1u8) << (64 * s);
+                let prod = from_limbs(&inverse(&n, p.n0_inv())) * from_limbs(&n) % r;
+                assert_eq!(prod, BigUint::from(1u8), "s {s}");
+            }
+        }
+    }
+
+    fn reductions(rows: impl Rows, name: &str) {
+        let mut seed = 0x7265_6463_5f6e_0003;
+        for s in [128, 132, 140, 160, 192, 256] {
+            for n in limb::edge_moduli(&mut seed, s) {
+                let p = MontParams::from_limbs(&n).unwrap();
+                let nb = from_limbs(&n);
+                let below = |seed: &mut u64| {
+                    limbs_of(&(from_limbs(&limb::xorshift_limbs(seed, s)) % &nb), s)
+                };
+                let (x, y) = (below(&mut seed), below(&mut seed));
+                let n1 = limbs_of(&(&nb - 1u8), s);
+                let mut t_lo_zero = vec![0; 2 * s];
+                t_lo_zero[s..].copy_from_slice(&x);
+                let cases = [
+                    limbs_of(&(from_limbs(&x) * from_limbs(&y)), 2 * s),
+                    limbs_of(&(from_limbs(&n1) * from_limbs(&n1)), 2 * s),
+                    vec![0; 2 * s],
+                    t_lo_zero,
+                    limbs_of(&(from_limbs(&x) * from_limbs(&n1)), 2 * s),
+                    limbs_of(&nb, 2 * s),
+                ];
+                for (case, t) in cases.iter().enumerate() {
+                    let mut want = vec![0; s];
+                    sqr::redc::<0>(&n, p.n0_inv(), &mut t.clone(), &mut want, Portable);
+                    let mut got = vec![Limb::MAX; s];
+                    let mut sc = vec![Limb::MAX; scratch_len(s)];
+                    redc(&n, p.redc_n(), t, &mut got, &mut sc, rows);
+                    assert_eq!(got, want, "{name} s {s} N {:x} case {case}", n[s - 1]);
+                }
+            }
+        }
+    }
+
+    /// The same outputs as the rows' REDC on products, (N - 1)^2, 0, T mod R = 0, products
+    /// with N - 1 and T = N (q = 1: a high half of 0), for s from 128 to 256 (two to five
+    /// splits, odd lengths below) and the edge moduli.
+    #[test]
+    fn equals_rows_redc() {
+        reductions(Portable, "portable");
+        if adx::adx_or_skip("redc_n on ADX rows") {
+            reductions(adx::Adx::new().expect("checked"), "adx");
+        }
+    }
+
+    /// The squarings and products that reduce here (on either rows, from `MIN_LIMBS`) equal
+    /// the portable CIOS rounds: both sides of `MIN_LIMBS`, an odd length and an even one
+    /// that is not a multiple of 4 (the rows), and 192 limbs.
+    #[test]
+    fn products_equal_cios_rounds() {
+        let mut seed = 0x7265_6463_5f6e_0004;
+        for s in [MIN_LIMBS - 4, MIN_LIMBS - 1, MIN_LIMBS, MIN_LIMBS + 2, 192] {
+            for n in limb::edge_moduli(&mut seed, s) {
+                let p = MontParams::from_limbs(&n).unwrap();
+                let nb = from_limbs(&n);
+                let x = limbs_of(&(from_limbs(&limb::xorshift_limbs(&mut seed, s)) % &nb), s);
+                let y = limbs_of(&(from_limbs(&limb::xorshift_limbs(&mut seed, s)) % &nb), s);
+                let mut t = vec![0; cios::scratch_len(s)];
+                let mut want = vec![0; s];
+                cios::mul_portable(&p, &x, &y, &mut want, &mut t);
+                let mut got = vec![0; s];
+                cios::mont_mul_into(&p, &x, &y, &mut got, &mut t);
+                assert_eq!(got, want, "mul s {s}");
+                cios::mul_portable(&p, &x, &x, &mut want, &mut t);
+                let mut w = vec![0; sqr::scratch_len(s)];
+                sqr::mont_sqr_into(&p, &x, &mut got, &mut w);
+                assert_eq!(got, want, "sqr s {s}");
+                sqr::sqr_with(&p, &x, &mut got, &mut w, None);
+                assert_eq!(got, want, "portable sqr s {s}");
+            }
+        }
+    }
+}
