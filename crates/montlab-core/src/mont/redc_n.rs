@@ -4,33 +4,32 @@
 //!
 //! Citation: P. L. Montgomery, "Modular multiplication without trial division", Math. Comp.
 //! 44(170), 1985 (REDC with the whole quotient q = T N^-1 mod R, here in the subtractive form
-//! (T - q N) / R); the high half of q N taken from q N mod (W^s - 1), as GMP's `mpn_redc_n`
-//! (mpn/generic/redc_n.c): q N = T mod R is known, so the wrapped product gives the high half.
-//! The product mod W^s - 1 splits as GMP's `mpn_mulmod_bnm1`: W^(2h) - 1 = (W^h - 1)(W^h + 1),
-//! the first factor recursively, the two residues joined by the CRT (a halving mod W^h - 1 is a
-//! one-bit rotation). q is a short product (the low half, the split of Mulders' short product
-//! with equal halves).
+//! (T - q N) / R); the high half of q N taken from q N mod (W^rn - 1), s <= rn < 2 s, as GMP's
+//! `mpn_redc_n` (mpn/generic/redc_n.c): q N = T mod R is known, so the wrapped product gives
+//! the high half. The product mod W^rn - 1 splits as GMP's `mpn_mulmod_bnm1`:
+//! W^(2h) - 1 = (W^h - 1)(W^h + 1), the first factor recursively, the two residues joined by
+//! the CRT (a halving mod W^h - 1 is a one-bit rotation); rn is s rounded up to a multiple of
+//! 8, for three splits. q is a short product (the split of Mulders' short product with equal
+//! halves).
 //!
 //! Word size 64, radix W = 2^64; R = W^s, the R of `cios` and `sqr`: the same output as the
-//! rows' REDC ([`crate::mont::sqr::rows_redc_into`]). Inputs: odd N of s limbs, s a multiple of 4 and
-//! at least [`MIN_LIMBS`]; T < R N in 2 s limbs (a product or square of residues). Output:
-//! T R^-1 mod N, fully reduced. Scratch: [`scratch_len`]`(s)` limbs, no allocation. Cost:
-//! about 2 M(s/2) + 2 M_lo(s/2) + (the mod W^(s/2) - 1 product) against the rows' s^2 word
+//! rows' REDC ([`crate::mont::sqr::rows_redc_into`]). Inputs: odd N of s >= [`MIN_LIMBS`]
+//! limbs; T < R N in 2 s limbs (a product or square of residues). Output: T R^-1 mod N, fully
+//! reduced. Scratch: [`scratch_len`]`(s)` limbs, no allocation. Cost: about
+//! 2 M(s/2) + 2 M_lo(s/2) + (the mod W^(s/2) - 1 product) against the rows' s^2 word
 //! products. Timing: every loop runs over lengths fixed by s, the signs and wrap-arounds are
-//! taken by masks: no branch or index on values. Left out: FFT products mod W^h + 1, and s
-//! not a multiple of 4.
+//! taken by masks: no branch or index on values. Left out: FFT products mod W^h + 1.
 
 use crate::limb::{self, adc, Limb};
 use crate::mont::karatsuba;
 use crate::mont::sqr::{Portable, Rows};
 use crate::params::MontParams;
 
-/// Moduli of this many limbs or more (a multiple of 4: two splits at least) reduce here;
-/// below, the rows. Chosen on the MULX/ADX rows of a Zen 3 with the reductions table of
-/// `examples/word_timings.rs`: with the threshold lowered to 96, this reduction was within
-/// 6 % of the rows either way at 96 to 112 limbs; it took 0.94 to 0.98 of the rows' time at
-/// 128 limbs, 0.81 to 0.84 at 192 and 0.73 to 0.75 at 256; with one split only (130 and 162
-/// limbs) it gained nothing.
+/// Moduli of this many limbs or more reduce here; below, the rows. Chosen on the MULX/ADX rows
+/// of a Zen 3 with the reductions table of `examples/word_timings.rs` (best of its rounds):
+/// this reduction took 0.97 of the rows' time at 128 limbs, 1.00 at 129 and 130, 0.95 at 162,
+/// 0.83 at 192 and 0.75 at 256; with the threshold lowered it was slower below, 1.04 at 120
+/// limbs and 1.10 at 96.
 pub const MIN_LIMBS: usize = 128;
 
 /// Short products of fewer limbs (or odd counts) run as one triangle of rows.
@@ -48,12 +47,19 @@ const fn max(a: usize, b: usize) -> usize {
 }
 
 const fn mullo_scratch(n: usize) -> usize {
-    if n < MULLO_SPLIT || n % 2 == 1 {
+    if n < MULLO_SPLIT {
         0
     } else {
-        let h = n / 2;
-        max(karatsuba::scratch_len(h), h + mullo_scratch(h))
+        let (l, h) = (n / 2, n - n / 2);
+        let low = if l == h { 0 } else { 2 * h };
+        max(low + karatsuba::scratch_len(h), l + mullo_scratch(l))
     }
+}
+
+/// The length of the wrapped product for s limbs: s rounded up to a multiple of 8, so that it
+/// splits three times (s <= rn < 2 s).
+const fn wrap_len(s: usize) -> usize {
+    s.div_ceil(8) * 8
 }
 
 const fn bnm1_scratch(n: usize) -> usize {
@@ -65,17 +71,18 @@ const fn bnm1_scratch(n: usize) -> usize {
     }
 }
 
-/// Scratch of [`redc_into`] for `s` limbs: q and the wrapped product (s + s), then the larger of
-/// the short product's and the wrapped product's own.
+/// Scratch of [`redc_into`] for `s` limbs: q and the wrapped product (rn + rn limbs, rn =
+/// [`wrap_len`]`(s)`), then the larger of the short product's and the wrapped product's own.
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
-    2 * s + max(mullo_scratch(s), bnm1_scratch(s))
+    let rn = wrap_len(s);
+    2 * rn + max(mullo_scratch(s), bnm1_scratch(rn))
 }
 
 /// True when an `s`-limb modulus reduces here.
 #[must_use]
 pub const fn applies(s: usize) -> bool {
-    s >= MIN_LIMBS && s.is_multiple_of(4)
+    s >= MIN_LIMBS
 }
 
 /// N's residues at one split of the product mod W^(2 h) - 1: N mod (W^h - 1) (`m`, h limbs)
@@ -87,11 +94,13 @@ struct Split {
     top: Limb,
 }
 
-/// The constants of [`redc_into`] for one modulus: N^-1 mod R and N's residues at each split of
-/// the product mod W^s - 1 (the second operand of that product is always N).
+/// The constants of [`redc_into`] for one modulus: N^-1 mod R, N as rn limbs
+/// ([`wrap_len`]) and N's residues at each split of the product mod W^rn - 1 (the second
+/// operand of that product is always N).
 #[derive(Clone, Debug)]
 pub struct Consts {
     ip: Vec<Limb>,
+    n: Vec<Limb>,
     splits: Vec<Split>,
 }
 
@@ -103,12 +112,16 @@ impl Consts {
         if !applies(n.len()) {
             return Self {
                 ip: Vec::new(),
+                n: Vec::new(),
                 splits: Vec::new(),
             };
         }
+        let mut wide = n.to_vec();
+        wide.resize(wrap_len(n.len()), 0);
         Self {
             ip: inverse(n, n0_inv),
-            splits: splits(n),
+            splits: splits(&wide),
+            n: wide,
         }
     }
 }
@@ -190,21 +203,27 @@ fn fold_plus(r: &mut [Limb], lo: &[Limb], hi: &[Limb], z: &mut [Limb], rows: imp
 }
 
 /// `r = a b mod W^n` (`n = r.len() = a.len() = b.len()`), `sc` [`mullo_scratch`]`(n)` limbs:
-/// one triangle of rows, or for even n from [`MULLO_SPLIT`] the full product of the low
-/// halves and two short products of half length for the middle.
+/// one triangle of rows, or from [`MULLO_SPLIT`] the full product of the low h = ceil(n / 2)
+/// limbs and two short products of the other l = n - h for the middle.
 fn mullo(r: &mut [Limb], a: &[Limb], b: &[Limb], sc: &mut [Limb], rows: impl Rows) {
     let n = r.len();
-    if n < MULLO_SPLIT || n % 2 == 1 {
+    if n < MULLO_SPLIT {
         r.fill(0);
         rows.rows_down(r, a, b, n);
         return;
     }
-    let h = n / 2;
-    karatsuba::mul(&a[..h], &b[..h], r, sc, rows);
-    let (t, sc) = sc.split_at_mut(h);
-    mullo(t, &a[..h], &b[h..], sc, rows);
+    let (l, h) = (n / 2, n - n / 2);
+    if l == h {
+        karatsuba::mul(&a[..h], &b[..h], r, sc, rows);
+    } else {
+        let (p, sc) = sc.split_at_mut(2 * h);
+        karatsuba::mul(&a[..h], &b[..h], p, sc, rows);
+        r.copy_from_slice(&p[..n]);
+    }
+    let (t, sc) = sc.split_at_mut(l);
+    mullo(t, &a[..l], &b[h..], sc, rows);
     rows.add_assign_n(&mut r[h..], t, 0);
-    mullo(t, &a[h..], &b[..h], sc, rows);
+    mullo(t, &a[h..], &b[..l], sc, rows);
     rows.add_assign_n(&mut r[h..], t, 0);
 }
 
@@ -314,29 +333,45 @@ pub(crate) fn redc(
         applies(s) && ip.len() == s && w.len() == 2 * s && out.len() == s,
         "redc_n: lengths must be s (applies(s)), s, 2 s, s"
     );
-    let (tl, th) = w.split_at(s);
-    let (q, sc) = sc.split_at_mut(s);
-    let (y, sc) = sc.split_at_mut(s);
-    mullo(q, tl, ip, sc, rows);
-    mulmod_bnm1(y, q, n, &consts.splits, sc, rows);
-    let borrow = rows.sub_assign_n(y, tl, 0);
-    // A borrow adds W^s - 1: one less; y >= 1 there (y - T_lo > -W^s + 1), so it stops.
-    let z = &mut sc[..s];
+    let (rn, th) = (consts.n.len(), &w[s..]);
+    // q N = Y + H W^rn with Y < W^rn and H < W^e, e = 2 s - rn <= s; y = Y + H mod W^rn - 1.
+    let e = 2 * s - rn;
+    let (q, sc) = sc.split_at_mut(rn);
+    let (y, sc) = sc.split_at_mut(rn);
+    mullo(&mut q[..s], &w[..s], ip, sc, rows);
+    q[s..].fill(0);
+    mulmod_bnm1(y, q, &consts.n, &consts.splits, sc, rows);
+    // q N = T mod W^s, so Y's low e limbs are T's: y - T[..e] = (Y - T[..e]) + H, whose low e
+    // limbs are H (q N's limbs rn..2 s) and the rest Y's limbs e..rn (q N's limbs e..rn).
+    let z = &mut sc[..rn];
     z.fill(0);
+    let b1 = rows.sub_assign_n(&mut y[..e], &w[..e], 0);
+    let borrow = if rn > e {
+        sub_small(&mut y[e..], z, b1, rows)
+    } else {
+        b1
+    };
+    // A borrow adds W^rn - 1: one less; y >= 1 there (y - T[..e] > -W^rn + 1), so it stops.
     sub_small(y, z, borrow, rows);
-    // y in [0, W^s - 1]; all ones stands for 0 (the high half is below N < W^s - 1).
+    // y in [0, W^rn - 1]; all ones stands for 0: it is no true value, since H and Y's limbs
+    // e..rn all ones would make q N >= W^(2 s) - W^e > (W^s - 1)^2 (e < s).
     let all = y.iter().fold(Limb::MAX, |a, &v| a & v);
     let x = all.wrapping_add(1);
     let keep = !mask(((x | x.wrapping_neg()) >> 63) ^ 1);
     for v in y.iter_mut() {
         *v &= keep;
     }
+    // (q N)_hi = q N's limbs s..rn (y's limbs s..rn), then its limbs rn..2 s (y's 0..e).
     // out = T_hi - (q N)_hi, in (-N, N); N added back under the borrow's mask.
-    let borrow = mask(rows.sub_n(out, th, y, 0));
-    for (v, &ni) in y.iter_mut().zip(n) {
+    let k = rn - s;
+    let (out_lo, out_hi) = out.split_at_mut(k);
+    let b = rows.sub_n(out_lo, &th[..k], &y[s..], 0);
+    let borrow = mask(rows.sub_n(out_hi, &th[k..], &y[..e], b));
+    let nm = &mut y[..s];
+    for (v, &ni) in nm.iter_mut().zip(n) {
         *v = ni & borrow;
     }
-    rows.add_assign_n(out, y, 0);
+    rows.add_assign_n(out, nm, 0);
     debug_assert!(
         limb::cmp(out, n).is_lt(),
         "redc_n: output not fully reduced"
@@ -469,7 +504,7 @@ mod tests {
 
     fn reductions(rows: impl Rows, name: &str) {
         let mut seed = 0x7265_6463_5f6e_0003;
-        for s in [128, 132, 140, 160, 192, 256] {
+        for s in [128, 129, 130, 131, 133, 140, 162, 192, 197, 256] {
             for n in limb::edge_moduli(&mut seed, s) {
                 let p = MontParams::from_limbs(&n).unwrap();
                 let nb = from_limbs(&n);
@@ -502,7 +537,8 @@ mod tests {
 
     /// The same outputs as the rows' REDC on products, (N - 1)^2, 0, T mod R = 0, products
     /// with N - 1 and T = N (q = 1: a high half of 0), for s from 128 to 256 (two to five
-    /// splits, odd lengths below) and the edge moduli.
+    /// splits, odd lengths below), odd s and s off the multiples of 8 (rn > s), and the edge
+    /// moduli.
     #[test]
     fn equals_rows_redc() {
         reductions(Portable, "portable");
@@ -512,12 +548,12 @@ mod tests {
     }
 
     /// The squarings and products that reduce here (on either rows, from `MIN_LIMBS`) equal
-    /// the portable CIOS rounds: both sides of `MIN_LIMBS`, an odd length and an even one
-    /// that is not a multiple of 4 (the rows), and 192 limbs.
+    /// the portable CIOS rounds: both sides of `MIN_LIMBS`, odd and even lengths off the
+    /// multiples of 8, and 197 limbs.
     #[test]
     fn products_equal_cios_rounds() {
         let mut seed = 0x7265_6463_5f6e_0004;
-        for s in [MIN_LIMBS - 4, MIN_LIMBS - 1, MIN_LIMBS, MIN_LIMBS + 2, 192] {
+        for s in [MIN_LIMBS - 1, MIN_LIMBS, MIN_LIMBS + 1, MIN_LIMBS + 2, 197] {
             for n in limb::edge_moduli(&mut seed, s) {
                 let p = MontParams::from_limbs(&n).unwrap();
                 let nb = from_limbs(&n);
