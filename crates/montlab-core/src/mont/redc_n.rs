@@ -143,16 +143,25 @@ fn splits(b: &[Limb]) -> Vec<Split> {
 }
 
 /// N^-1 mod W^s for odd N (`n0_inv` = -N^-1 mod W): the quotient limbs of the rows' REDC of
-/// 1 give Q with 1 + Q N = 0 mod W^s, and N^-1 = -Q. Quadratic, for a modulus's setup.
+/// 1 give Q with 1 + Q N = 0 mod W^s, and N^-1 = -Q. Quadratic (s^2 / 2 word products, on the
+/// MULX/ADX rows where the CPU has them: a one-shot short exponentiation pays it), for a
+/// modulus's setup.
 #[must_use]
 pub fn inverse(n: &[Limb], n0_inv: Limb) -> Vec<Limb> {
+    match crate::mont::adx::Adx::for_limbs(n.len()) {
+        Some(adx) => inverse_on(n, n0_inv, adx),
+        None => inverse_on(n, n0_inv, Portable),
+    }
+}
+
+fn inverse_on(n: &[Limb], n0_inv: Limb, rows: impl Rows) -> Vec<Limb> {
     let s = n.len();
     let mut t: Vec<Limb> = vec![0; s];
     t[0] = 1;
     let mut q: Vec<Limb> = vec![0; s];
     for i in 0..s {
         q[i] = t[i].wrapping_mul(n0_inv);
-        crate::mont::sqr::addmul_1(&mut t[i..], &n[..s - i], q[i]);
+        rows.addmul_1(&mut t[i..], &n[..s - i], q[i]);
     }
     // -Q = !Q + 1.
     let mut c = 1;
