@@ -118,8 +118,8 @@ pub const SHORT_POW_BITS: u64 = 64;
 /// the transform is half empty: at 20127 bits (fill 0.62) one-shot calls with 17 to 64
 /// exponent bits take 1.04–1.43 times the word level's time on `ntt_redc`, at 24576 bits (fill
 /// 0.75) 0.72–0.87 (`bench/short_pow.py`, `docs/short-pow-avx2.json`, MULX/ADX rows and AVX2
-/// transforms); with the word level's sub-quadratic REDC, 1.34–1.46 at 32769 bits (fill 0.50),
-/// 0.95–1.07 at 40960 (0.63) and 0.77–0.88 at 49152 (0.75) (`docs/short-pow-redc-n.json`).
+/// transforms); with the word level's sub-quadratic REDC, 1.35–1.44 at 32769 bits (fill 0.50),
+/// 0.95–1.04 at 40960 (0.63) and 0.79–0.90 at 49152 (0.75) (`docs/short-pow-redc-n.json`).
 /// Long exponentiations on `spectral` are not affected.
 pub const NTT_REDC_MIN_FILL: (usize, usize) = (7, 10);
 
