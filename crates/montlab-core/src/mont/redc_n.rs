@@ -9,7 +9,7 @@
 //! the high half. The product mod W^rn - 1 splits as GMP's `mpn_mulmod_bnm1`:
 //! W^(2h) - 1 = (W^h - 1)(W^h + 1), the first factor recursively, the two residues joined by
 //! the CRT (a halving mod W^h - 1 is a one-bit rotation); rn is s rounded up to a multiple of
-//! 8, for three splits. q is a short product (the split of Mulders' short product with equal
+//! 8, so it splits at least twice (down to 64 limbs or an odd length). q is a short product (the split of Mulders' short product with equal
 //! halves).
 //!
 //! Word size 64, radix W = 2^64; R = W^s, the R of `cios` and `sqr`: the same output as the
@@ -32,7 +32,7 @@ use crate::params::MontParams;
 /// limbs and 1.10 at 96.
 pub const MIN_LIMBS: usize = 128;
 
-/// Short products of fewer limbs (or odd counts) run as one triangle of rows.
+/// Short products of fewer limbs run as one triangle of rows.
 const MULLO_SPLIT: usize = 64;
 
 /// Products mod W^n - 1 of fewer limbs (or odd counts) are a full product, folded.
@@ -56,8 +56,8 @@ const fn mullo_scratch(n: usize) -> usize {
     }
 }
 
-/// The length of the wrapped product for s limbs: s rounded up to a multiple of 8, so that it
-/// splits three times (s <= rn < 2 s).
+/// The length of the wrapped product for s limbs: s rounded up to a multiple of 8, so that
+/// from 128 limbs it splits at least twice (s <= rn < 2 s).
 const fn wrap_len(s: usize) -> usize {
     s.div_ceil(8) * 8
 }
@@ -323,8 +323,9 @@ fn mulmod_bnm1(
 
 /// REDC: `out = T R^-1 mod N` for `T = w < R N` (2 s limbs, `s = n.len()`, [`applies`]),
 /// fully reduced; `consts` are N's ([`Consts`]), `sc` [`scratch_len`]`(s)` limbs. With
-/// q = T mod R times N^-1 (mod R), q N = T mod R, so T - q N = (T_hi - (q N)_hi) R, and
-/// (q N)_hi = (q N mod (W^s - 1)) - T_lo mod (W^s - 1), being below N < W^s - 1.
+/// q = T mod R times N^-1 (mod R), q N = T mod R, so T - q N = (T_hi - (q N)_hi) R; q N's
+/// limbs e.. (e = 2 s - rn) are (q N mod (W^rn - 1)) - T's low e limbs, mod W^rn - 1, in
+/// the order of a rotation by e limbs.
 ///
 /// # Panics
 /// If the lengths disagree.
@@ -363,7 +364,7 @@ pub(crate) fn redc(
     // A borrow adds W^rn - 1: one less; y >= 1 there (y - T[..e] > -W^rn + 1), so it stops.
     sub_small(y, z, borrow, rows);
     // y in [0, W^rn - 1]; all ones stands for 0: it is no true value, since H and Y's limbs
-    // e..rn all ones would make q N >= W^(2 s) - W^e > (W^s - 1)^2 (e < s).
+    // e..rn all ones would make q N >= W^(2 s) - W^e > (W^s - 1)^2 (e <= s).
     let all = y.iter().fold(Limb::MAX, |a, &v| a & v);
     let x = all.wrapping_add(1);
     let keep = !mask(((x | x.wrapping_neg()) >> 63) ^ 1);
