@@ -72,7 +72,7 @@ const fn bnm1_scratch(n: usize) -> usize {
 }
 
 /// Scratch of [`redc_into`] for `s` limbs: q and the wrapped product (rn + rn limbs, rn =
-/// [`wrap_len`]`(s)`), then the larger of the short product's and the wrapped product's own.
+/// `wrap_len(s)`), then the larger of the short product's and the wrapped product's own.
 #[must_use]
 pub const fn scratch_len(s: usize) -> usize {
     let rn = wrap_len(s);
@@ -95,7 +95,7 @@ struct Split {
 }
 
 /// The constants of [`redc_into`] for one modulus: N^-1 mod R, N as rn limbs
-/// ([`wrap_len`]) and N's residues at each split of the product mod W^rn - 1 (the second
+/// (`wrap_len`) and N's residues at each split of the product mod W^rn - 1 (the second
 /// operand of that product is always N).
 #[derive(Clone, Debug)]
 pub struct Consts {
