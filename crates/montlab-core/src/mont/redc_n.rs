@@ -27,9 +27,9 @@ use crate::params::MontParams;
 
 /// Moduli of this many limbs or more reduce here; below, the rows. Chosen on the MULX/ADX rows
 /// of a Zen 3 with the reductions table of `examples/word_timings.rs` (best of its rounds):
-/// this reduction took 0.97 of the rows' time at 128 limbs, 1.00 at 129 and 130, 0.95 at 162,
-/// 0.83 at 192 and 0.75 at 256; with the threshold lowered it was slower below, 1.04 at 120
-/// limbs and 1.10 at 96.
+/// this reduction took 0.97 of the rows' time at 128 limbs, 1.01 at 129, 1.00 at 130, 0.95 at
+/// 162, 0.83 at 192 and 0.75 at 256; with this threshold lowered to 64 it took 1.05 at 120
+/// limbs and 1.09 at 96.
 pub const MIN_LIMBS: usize = 128;
 
 /// Short products of fewer limbs run as one triangle of rows.
@@ -38,7 +38,8 @@ const MULLO_SPLIT: usize = 64;
 /// Products mod W^n - 1 of fewer limbs (or odd counts) are a full product, folded.
 const BNM1_SPLIT: usize = 64;
 
-const fn max(a: usize, b: usize) -> usize {
+/// The larger of `a` and `b` in a `const fn` (`Ord::max` is not one).
+pub(crate) const fn max(a: usize, b: usize) -> usize {
     if a > b {
         a
     } else {
@@ -67,7 +68,7 @@ const fn bnm1_scratch(n: usize) -> usize {
         2 * n + max(karatsuba::scratch_len(n), n)
     } else {
         let h = n / 2;
-        8 * h + max(max(bnm1_scratch(h), karatsuba::scratch_len(h)), 2 * h)
+        8 * h + max(bnm1_scratch(h), karatsuba::scratch_len(h))
     }
 }
 
@@ -316,9 +317,8 @@ fn mulmod_bnm1(
     let (rl, rh) = r.split_at_mut(h);
     let c1 = rows.add_n(rl, lo, t, top);
     let c2 = rows.add_n(rh, t, z, c1);
-    let z2 = &mut sc[..n];
-    z2.fill(0);
-    add_small(r, z2, c2, rows);
+    let c3 = add_small(rl, z, c2, rows);
+    add_small(rh, z, c3, rows);
 }
 
 /// REDC: `out = T R^-1 mod N` for `T = w < R N` (2 s limbs, `s = n.len()`, [`applies`]),
@@ -363,14 +363,10 @@ pub(crate) fn redc(
     };
     // A borrow adds W^rn - 1: one less; y >= 1 there (y - T[..e] > -W^rn + 1), so it stops.
     sub_small(y, z, borrow, rows);
-    // y in [0, W^rn - 1]; all ones stands for 0: it is no true value, since H and Y's limbs
-    // e..rn all ones would make q N >= W^(2 s) - W^e > (W^s - 1)^2 (e <= s).
-    let all = y.iter().fold(Limb::MAX, |a, &v| a & v);
-    let x = all.wrapping_add(1);
-    let keep = !mask(((x | x.wrapping_neg()) >> 63) ^ 1);
-    for v in y.iter_mut() {
-        *v &= keep;
-    }
+    // y is now D = q N's limbs e..2 s rotated (H below), mod W^rn - 1, in [0, W^rn - 1], and
+    // D itself: D < W^rn - 1 (all ones would make q N >= W^(2 s) - W^e > (W^s - 1)^2, as
+    // e <= s), and y all ones would need T[..e] = 0 and y = W^rn - 1 = 0 mod W^rn - 1, so
+    // D = 0, q N = T[..e] = 0 and q = 0, whose wrapped product is 0, not all ones.
     // (q N)_hi = q N's limbs s..rn (y's limbs s..rn), then its limbs rn..2 s (y's 0..e).
     // out = T_hi - (q N)_hi, in (-N, N); N added back under the borrow's mask.
     let k = rn - s;

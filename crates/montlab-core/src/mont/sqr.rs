@@ -37,13 +37,8 @@ pub const fn scratch_len(s: usize) -> usize {
 /// where it applies, none for the rows).
 #[must_use]
 pub const fn reduce_scratch_len(s: usize, other: usize) -> usize {
-    let r = if redc_n::applies(s) {
-        redc_n::scratch_len(s)
-    } else {
-        0
-    };
-    if r > other {
-        r
+    if redc_n::applies(s) {
+        redc_n::max(redc_n::scratch_len(s), other)
     } else {
         other
     }
