@@ -12,8 +12,8 @@
 //! * `karatsuba_mul`: `mont::karatsuba::mul_portable`, the split product under the MULX/ADX
 //!   Montgomery products from 48 limbs (here on the portable rows), with both operands marked
 //!   secret; `karatsuba_sqr`: `karatsuba::sqr_portable`, the split square under the squarings
-//!   from `SQR_MIN_LIMBS` (64) limbs, its operand secret; `karatsuba_control` (num-bigint's product, which trims
-//!   zero limbs) must be flagged;
+//!   from `SQR_MIN_LIMBS` (64) limbs, its operand secret; `karatsuba_control` (num-bigint's
+//!   product, which trims zero limbs) must be flagged;
 //! * `redc_n`: `mont::redc_n::redc_portable`, the sub-quadratic REDC under the squarings and
 //!   products of long moduli (here on the portable rows), with T marked secret;
 //!   `redc_n_control` (num-bigint's remainder) must be flagged;
@@ -117,12 +117,13 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
     }
 }
 
-/// The sub-quadratic REDC on s = `redc_n::MIN_LIMBS` (one split down to the full products)
-/// and 2 `MIN_LIMBS` limbs, for a random N and N = W^s - 1 (public): T = x y for random x,
-/// y < N and T = (N - 1)^2, marked secret; checked as out R = T mod N on public copies.
+/// The sub-quadratic REDC on s = `redc_n::MIN_LIMBS` (two splits), one limb more (odd: the
+/// wrapped product longer than s, an odd short product) and 2 `MIN_LIMBS` limbs, for a random
+/// N and N = W^s - 1 (public): T = x y for random x, y < N and T = (N - 1)^2, marked secret;
+/// checked as out R = T mod N on public copies.
 fn redc_n(kernel: &str, seed: &mut u64) {
     let t = montlab_core::mont::redc_n::MIN_LIMBS;
-    for s in [t, 2 * t] {
+    for s in [t, t + 1, 2 * t] {
         let mut random = limbs(seed, s);
         random[0] |= 1;
         random[s - 1] |= 1 << 63;
