@@ -361,21 +361,20 @@ fn operand_arg<'py>(ob: &Bound<'py, PyAny>) -> Result<Operand<'py>, Error> {
     Ok(Operand::Index(ob.extract::<Int>()?.0))
 }
 
-/// A type-checked operand as `s` limbs: an int in [0, 2^(64 s)) by CPython's direct copy
-/// ([`convert::fixed_limbs`]), anything else through [`operand_limbs`] (negative values are
-/// refused there). The bound `< N` is the core's check.
+/// A type-checked operand as `s` limbs: [`operand_in`] on a buffer of its own.
 fn operand_of(op: &Operand<'_>, s: usize, which: &'static str) -> Result<Vec<u64>, Error> {
-    match op {
-        Operand::Int(i) => match convert::fixed_limbs(i, s) {
-            Some(v) => Ok(v),
-            None => operand_limbs(&i.extract::<BigInt>()?, which),
-        },
-        Operand::Index(v) => operand_limbs(v, which),
-    }
+    let mut buf = vec![0; s];
+    let owned = match operand_in(op, &mut buf, which)? {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(v) => Some(v),
+    };
+    Ok(owned.unwrap_or(buf))
 }
 
-/// [`operand_of`] into `buf` (its length is s) when the direct copy takes the operand, so a
-/// small call allocates nothing for it; the other paths as `operand_of`.
+/// A type-checked operand as `s = buf.len()` limbs: an int in [0, 2^(64 s)) by CPython's
+/// direct copy into `buf` ([`convert::fixed_limbs_into`], so a small call allocates nothing
+/// for it), anything else through [`operand_limbs`] (negative values are refused there). The
+/// bound `< N` is the core's check.
 fn operand_in<'b>(
     op: &Operand<'_>,
     buf: &'b mut [u64],
