@@ -35,6 +35,15 @@ fn once<F: FnMut()>(reps: usize, mut f: F) -> f64 {
     t.elapsed().as_secs_f64() / reps as f64
 }
 
+/// Calls per sample of a product-sized operation at `bits` bits.
+fn product_reps(bits: usize) -> usize {
+    (4_000_000 / (bits * bits / 4096 + 1)).clamp(10, 20_000)
+}
+
+fn us(v: f64) -> String {
+    format!("{:.3}us", v * 1e6)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -80,7 +89,6 @@ fn main() {
     } else {
         sizes
     };
-    let us = |v: f64| format!("{:.3}us", v * 1e6);
     let ms = |v: f64| format!("{:.3}ms", v * 1e3);
     let cases: Vec<_> = sizes.iter().map(|&bits| case(bits)).collect();
 
@@ -98,7 +106,7 @@ fn main() {
     );
     for c in &cases {
         let bits = c.bits;
-        let reps = (4_000_000 / (bits * bits / 4096 + 1)).clamp(10, 20_000);
+        let reps = product_reps(bits);
         let (mut tw, mut ti, mut tf): (Vec<[f64; 3]>, Vec<[f64; 3]>, Vec<f64>) =
             (vec![], vec![], vec![]);
         let _ = c.fast.mul(&c.x, &c.y);
@@ -239,7 +247,7 @@ fn reductions(cases: &[Case]) {
     );
     for c in cases {
         let s = c.word.s();
-        let reps = (4_000_000 / (c.bits * c.bits / 4096 + 1)).clamp(10, 20_000);
+        let reps = product_reps(c.bits);
         let mut t = vec![0; 2 * s];
         let mut out = vec![0; s];
         let mut sc = vec![0; redc_n::scratch_len(s)];
@@ -265,7 +273,6 @@ fn reductions(cases: &[Case]) {
                 }));
             }
         }
-        let us = |v: f64| format!("{:.3}us", v * 1e6);
         let best = |v: Vec<f64>| v.into_iter().fold(f64::INFINITY, f64::min);
         let (r, n) = (best(tr), (!tn.is_empty()).then(|| best(tn)));
         println!(
