@@ -34,6 +34,7 @@ use crate::params::MontParams;
 
 /// Length of the scratch accumulator [`mont_mul_into`] needs for `s`-limb operands.
 #[must_use]
+#[inline]
 pub const fn scratch_len(s: usize) -> usize {
     // The portable rounds use the first s + 2; the ADX path (`sos_adx`) the 2 s-limb product,
     // then the split's or the reduction's scratch from limb 2 s + 2.

@@ -29,14 +29,21 @@ use crate::mont::sqr::Rows;
 pub const MIN_LIMBS: usize = 48;
 
 /// Scratch of [`mul`] for `n` limbs: |x0 - x1|, |y0 - y1|, the other difference and their
-/// product (h + h + h + 2 h limbs, h = ceil(n / 2)), then the halves' own.
+/// product (h + h + h + 2 h limbs, h = ceil(n / 2)), then the halves' own. Inlined: the
+/// residue and product calls below the split ask for it on every call.
+#[inline]
 pub const fn scratch_len(n: usize) -> usize {
     if n < MIN_LIMBS {
         0
     } else {
-        let h = n.div_ceil(2);
-        5 * h + scratch_len(h)
+        split_scratch_len(n)
     }
+}
+
+/// [`scratch_len`] of a split product (`n >= MIN_LIMBS`).
+const fn split_scratch_len(n: usize) -> usize {
+    let h = n.div_ceil(2);
+    5 * h + scratch_len(h)
 }
 
 /// `d = |a - b|` over `h = d.len()` limbs for `a` of h limbs and `b` of at most h, returning
@@ -147,13 +154,20 @@ pub const SQR_MIN_LIMBS: usize = 64;
 
 /// Scratch of [`sqr`] for `n` limbs: |x0 - x1|, a difference's scratch and its square
 /// (h + h + 2 h limbs), then the halves' own; the schoolbook square's n + 1 carries below.
+/// Inlined, as [`scratch_len`].
+#[inline]
 pub const fn sqr_scratch_len(n: usize) -> usize {
     if n < SQR_MIN_LIMBS {
         n + 1
     } else {
-        let h = n.div_ceil(2);
-        4 * h + sqr_scratch_len(h)
+        split_sqr_scratch_len(n)
     }
+}
+
+/// [`sqr_scratch_len`] of a split square (`n >= SQR_MIN_LIMBS`).
+const fn split_sqr_scratch_len(n: usize) -> usize {
+    let h = n.div_ceil(2);
+    4 * h + sqr_scratch_len(h)
 }
 
 /// `out = x^2` (`2 n` limbs, fully overwritten) for `x` of `n` limbs; `sc` has at least

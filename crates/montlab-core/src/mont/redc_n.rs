@@ -82,6 +82,7 @@ pub const fn scratch_len(s: usize) -> usize {
 
 /// True when an `s`-limb modulus reduces here.
 #[must_use]
+#[inline]
 pub const fn applies(s: usize) -> bool {
     s >= MIN_LIMBS
 }

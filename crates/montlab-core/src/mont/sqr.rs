@@ -29,6 +29,7 @@ use crate::params::MontParams;
 
 /// Length of the scratch buffer [`mont_sqr_into`] needs for `s`-limb operands.
 #[must_use]
+#[inline]
 pub const fn scratch_len(s: usize) -> usize {
     2 * s + reduce_scratch_len(s, karatsuba::sqr_scratch_len(s))
 }
@@ -36,6 +37,7 @@ pub const fn scratch_len(s: usize) -> usize {
 /// The larger of `other` and the scratch of the REDC for `s` limbs ([`redc_n::scratch_len`]
 /// where it applies, none for the rows).
 #[must_use]
+#[inline]
 pub const fn reduce_scratch_len(s: usize, other: usize) -> usize {
     if redc_n::applies(s) {
         redc_n::max(redc_n::scratch_len(s), other)
