@@ -6,10 +6,11 @@
 //! differences and products of forms are forms of the results.
 //!
 //! Representation: a [`Residue`] holds x R mod N, fully reduced (in [0, N)), as exactly `s`
-//! limbs, where R is the constant of the modulus's product kernel ([`FastModulus::mul_kernel`]):
-//! 2^(64 s) for `cios`, 2^(52 k) for `amm`, 2^l + 1 for `spectral`, 2^l for `ntt_redc`. The
-//! kernel is fixed by N and the threshold table when the modulus is made, so every residue of
-//! one [`FastModulus`] has the same R and equal values have equal limbs.
+//! limbs (inline up to 1024-bit moduli, else on the heap), where R is the constant of the
+//! modulus's product kernel ([`FastModulus::mul_kernel`]): 2^(64 s) for `cios`, 2^(52 k) for
+//! `amm`, 2^l + 1 for `spectral`, 2^l for `ntt_redc`. The kernel is fixed by N and the
+//! threshold table when the modulus is made, so every residue of one [`FastModulus`] has the
+//! same R and equal values have equal limbs.
 //!
 //! Ranges: every input and output residue is in [0, N); `from_int` takes any x < N.
 //! Operations: a product or squaring is one Montgomery product on that kernel (a squaring on
@@ -30,11 +31,19 @@ use crate::limb::{self, Limb};
 use crate::mont::{cios, sqr};
 use crate::pow::MontKernel;
 use crate::stop::Stop;
+use smallvec::SmallVec;
+
+/// Limbs a residue holds without a heap allocation (1024-bit moduli): at that size the
+/// allocation and its free cost a few percent of a product called from Python.
+const INLINE_LIMBS: usize = 16;
+
+/// A residue's limbs: inline up to [`INLINE_LIMBS`], else on the heap.
+type Limbs = SmallVec<[Limb; INLINE_LIMBS]>;
 
 /// x R mod N as exactly `s` limbs, fully reduced (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Residue {
-    limbs: Vec<Limb>,
+    limbs: Limbs,
 }
 
 impl Residue {
@@ -61,9 +70,9 @@ enum Op<'a> {
 
 /// Runs `op` on kernel `k`; every result is fully reduced, `s` limbs (`unwrap` of each kernel
 /// returns its canonical value: `amm`'s reduces its lazy element).
-fn run<K: MontKernel>(k: &K, op: &Op<'_>) -> Vec<Limb> {
+fn run<K: MontKernel>(k: &K, op: &Op<'_>) -> Limbs {
     let mut sc = k.scratch();
-    match *op {
+    Limbs::from_vec(match *op {
         Op::ToForm(x) => k.unwrap(&k.to_mont(x, &mut sc)),
         Op::FromForm(a) => k.from_mont(&k.wrap(a), &mut sc),
         Op::Mul(a, b) => {
@@ -78,7 +87,7 @@ fn run<K: MontKernel>(k: &K, op: &Op<'_>) -> Vec<Limb> {
             k.sqr(&a, &mut t, &mut sc);
             k.unwrap(&t)
         }
-    }
+    })
 }
 
 impl FastModulus {
@@ -91,7 +100,7 @@ impl FastModulus {
     /// Runs `op` on the product kernel. The portable word level calls `cios` (and `sqr` for
     /// squarings) directly with one scratch buffer: the common case at small sizes, where
     /// allocations show.
-    fn residue_op(&self, op: &Op<'_>) -> Vec<Limb> {
+    fn residue_op(&self, op: &Op<'_>) -> Limbs {
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), op),
             Kernel::NttRedc => run(self.ntt_redc().expect("every N up to MAX_BITS has it"), op),
@@ -100,13 +109,18 @@ impl FastModulus {
                 None => {
                     let p = self.word();
                     let s = p.s();
-                    // Scratch on the stack up to 4096 bits, sized to the modulus (it is zeroed):
-                    // one allocation (the result) a call, a plain one (`vec![0; s]` is a
+                    // Scratch on the stack up to 4096 bits, sized to the modulus (it is zeroed);
+                    // the result inline up to INLINE_LIMBS, else one plain allocation (not a
                     // calloc, which skips the allocator's per-thread cache).
                     let len = cios::scratch_len(s).max(sqr::scratch_len(s));
-                    #[expect(clippy::slow_vector_initialization, reason = "not a calloc")]
-                    let mut out = Vec::with_capacity(s);
-                    out.resize(s, 0);
+                    let mut out = if s <= INLINE_LIMBS {
+                        Limbs::from_elem(0, s)
+                    } else {
+                        #[expect(clippy::slow_vector_initialization, reason = "not a calloc")]
+                        let mut v = Vec::with_capacity(s);
+                        v.resize(s, 0);
+                        Limbs::from_vec(v)
+                    };
                     limb::with_scratch(len, |t| match *op {
                         Op::ToForm(x) => cios::mont_mul_into(
                             p,
@@ -159,7 +173,7 @@ impl FastModulus {
     /// [`MontError::OperandOutOfRange`] naming `form` when `form >= N`.
     pub fn residue_from_form(&self, form: &[Limb]) -> Result<Residue, MontError> {
         Ok(Residue {
-            limbs: limb::operand(form, self.modulus(), "form")?,
+            limbs: Limbs::from_vec(limb::operand(form, self.modulus(), "form")?),
         })
     }
 
@@ -169,7 +183,7 @@ impl FastModulus {
     /// If `a` has another limb count than N.
     pub fn residue_value(&self, a: &Residue) -> Vec<Limb> {
         self.check_len(a);
-        self.residue_op(&Op::FromForm(&a.limbs))
+        self.residue_op(&Op::FromForm(&a.limbs)).into_vec()
     }
 
     /// `a b` (one Montgomery product).
@@ -239,7 +253,7 @@ impl FastModulus {
         if a.is_zero() {
             return a.clone();
         }
-        let mut out = self.modulus().to_vec();
+        let mut out = Limbs::from_slice(self.modulus());
         limb::sub_assign(&mut out, &a.limbs); // N - a for 0 < a < N
         Residue { limbs: out }
     }
@@ -248,7 +262,7 @@ impl FastModulus {
     #[must_use]
     pub fn residue_zero(&self) -> Residue {
         Residue {
-            limbs: vec![0; self.modulus().len()],
+            limbs: Limbs::from_elem(0, self.modulus().len()),
         }
     }
 
@@ -549,7 +563,9 @@ mod tests {
         }
         let a = m.residue(&[7]).unwrap();
         assert_eq!(m.residue_value(&m.residue_inverse(&a).unwrap()), vec![13]);
-        let long = Residue { limbs: vec![1, 0] };
+        let long = Residue {
+            limbs: Limbs::from_slice(&[1, 0]),
+        };
         assert!(std::panic::catch_unwind(|| m.residue_value(&long)).is_err());
     }
 }
