@@ -94,7 +94,7 @@ def operands(n: int, rng: random.Random) -> list[int]:
     return vals
 
 
-@pytest.mark.parametrize("bits", [2, 3, 63, 64, 65, 128, 255, 521, 1024, 2048, 4096])
+@pytest.mark.parametrize("bits", [2, 3, 63, 64, 65, 128, 255, 521, 1024, 1025, 2048, 4096])
 def test_word_level_residues(bits: int, rng: random.Random) -> None:
     moduli = [random_modulus(rng, bits) for _ in range(scaled(2))]
     moduli += [k for k in edge_moduli(bits) if k > 1][:3]
