@@ -397,6 +397,38 @@ macro_rules! square_straight_asm {
     };
 }
 
+/// The low triangle of a 32-limb product written out whole ([`Adx::rows_down`] for
+/// `l0 = 32` rows): row t (one `[r g..]` each, its length `r + 8 g = 32 - t`) adds v_t times
+/// a[..32 - t] into r[t..32] ([`row_straight`]; its carry, past limb 31, is dropped). r12 at
+/// a, r13 at r_t, r14 at v_t. The short products of `redc_n` end in these triangles at 128 and
+/// 256 limbs: written out, its reduction at 128 limbs went from 0.97 to 0.95 of the REDC
+/// rows' time (`examples/word_timings.rs`, reductions table).
+#[cfg(target_arch = "x86_64")]
+macro_rules! low_triangle_asm {
+    ($r:expr, $a:expr, $v:expr, $([$k:tt $($g:ident)*])*) => {
+        core::arch::asm!(
+            $(
+                "mov rdx, qword ptr [r14]",
+                "mov rsi, r12",
+                "mov rdi, r13",
+                row_straight!("", $k; $($g)*),
+                "lea r13, [r13 + 8]",
+                "lea r14, [r14 + 8]",
+            )*
+            out("rdx") _,
+            out("rsi") _,
+            out("rdi") _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            in("r12") $a.as_ptr(),
+            inout("r13") $r.as_mut_ptr() => _,
+            inout("r14") $v.as_ptr() => _,
+            options(nostack),
+        )
+    };
+}
+
 /// One carry-free [`diag_pair_text`] (the token only counts).
 #[cfg(target_arch = "x86_64")]
 macro_rules! pair_text {
@@ -903,6 +935,20 @@ impl Adx {
             "adx: rows_down lengths"
         );
         #[cfg(target_arch = "x86_64")]
+        if l0 == 32 && rows == 32 {
+            // SAFETY: as below, for l0 = rows = 32.
+            unsafe {
+                low_triangle_asm!(
+                    r, a, v,
+                    [0 g g g g] [7 g g g] [6 g g g] [5 g g g] [4 g g g] [3 g g g] [2 g g g]
+                    [1 g g g] [0 g g g] [7 g g] [6 g g] [5 g g] [4 g g] [3 g g] [2 g g] [1 g g]
+                    [0 g g] [7 g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g] [7] [6] [5] [4] [3]
+                    [2] [1]
+                );
+            }
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: the token proves BMI2 and ADX. Row t reads v_t and a[..l0 - t] and reads
         // and writes r[t..l0], in bounds by the assert.
         unsafe {
@@ -1069,8 +1115,9 @@ mod tests {
     }
 
     /// The triangle loops (`rows_up`, `rows_down`) equal the portable rows for every row
-    /// count 0 to 20 and first length 1 to 10 (every `len mod 8` and group count), on random
-    /// and all-ones limbs.
+    /// count 0 to 20 and first length 1 to 10 (every `len mod 8` and group count), and at
+    /// 32 rows of 32 limbs (`rows_down` written out whole) and beside it, on random and
+    /// all-ones limbs.
     #[test]
     fn triangle_rows_match_portable() {
         if !adx_or_skip("adx triangle rows") {
@@ -1078,33 +1125,32 @@ mod tests {
         }
         let adx = Adx::new().expect("checked");
         let mut seed = 0x7472_6961_6e67_6c65;
-        for rows in 0..=20 {
-            for l0 in 1..=10 {
-                let m = l0 + rows;
-                let rnd = |seed: &mut u64, len| limb::xorshift_limbs(seed, len);
-                for ones in [false, true] {
-                    let pick = |seed: &mut u64, len| {
-                        if ones {
-                            vec![Limb::MAX; len]
-                        } else {
-                            rnd(seed, len)
-                        }
-                    };
-                    let (a, v, r0) = (
-                        pick(&mut seed, m),
-                        pick(&mut seed, rows),
-                        pick(&mut seed, m + 1),
-                    );
-                    let (mut want, mut got) = (r0.clone(), r0.clone());
-                    sqr::Rows::rows_up(sqr::Portable, &mut want, &a, &v, l0);
-                    adx.rows_up(&mut got, &a, &v, l0);
-                    assert_eq!(got, want, "rows_up rows {rows} l0 {l0}");
-                    if l0 >= rows {
-                        let (mut want, mut got) = (r0.clone(), r0);
-                        sqr::Rows::rows_down(sqr::Portable, &mut want, &a, &v, l0);
-                        adx.rows_down(&mut got, &a, &v, l0);
-                        assert_eq!(got, want, "rows_down rows {rows} l0 {l0}");
+        let small = (0..=20).flat_map(|rows| (1..=10).map(move |l0| (rows, l0)));
+        for (rows, l0) in small.chain([(32, 32), (31, 32), (32, 33)]) {
+            let m = l0 + rows;
+            let rnd = |seed: &mut u64, len| limb::xorshift_limbs(seed, len);
+            for ones in [false, true] {
+                let pick = |seed: &mut u64, len| {
+                    if ones {
+                        vec![Limb::MAX; len]
+                    } else {
+                        rnd(seed, len)
                     }
+                };
+                let (a, v, r0) = (
+                    pick(&mut seed, m),
+                    pick(&mut seed, rows),
+                    pick(&mut seed, m + 1),
+                );
+                let (mut want, mut got) = (r0.clone(), r0.clone());
+                sqr::Rows::rows_up(sqr::Portable, &mut want, &a, &v, l0);
+                adx.rows_up(&mut got, &a, &v, l0);
+                assert_eq!(got, want, "rows_up rows {rows} l0 {l0}");
+                if l0 >= rows {
+                    let (mut want, mut got) = (r0.clone(), r0);
+                    sqr::Rows::rows_down(sqr::Portable, &mut want, &a, &v, l0);
+                    adx.rows_down(&mut got, &a, &v, l0);
+                    assert_eq!(got, want, "rows_down rows {rows} l0 {l0}");
                 }
             }
         }
