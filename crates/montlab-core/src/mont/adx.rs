@@ -397,9 +397,8 @@ macro_rules! square_straight_asm {
     };
 }
 
-/// The low triangle of a 32-limb product written out whole ([`Adx::rows_down`] for
-/// `l0 = 32` rows): row t (one `[r g..]` each, its length `r + 8 g = 32 - t`) adds v_t times
-/// a[..32 - t] into r[t..32] ([`row_straight`]; its carry, past limb 31, is dropped). r12 at
+/// The low triangle of a 32-limb product written out whole ([`Adx::low_product`]): row t
+/// (one `[r g..]` each, its length `r + 8 g = 32 - t`) adds v_t times a[..32 - t] into r[t..32] ([`row_straight`]; its carry, past limb 31, is dropped). r12 at
 /// a, r13 at r_t, r14 at v_t. The short products of `redc_n` end in these triangles at 128 and
 /// 256 limbs: written out, its reduction at 128 limbs went from 0.97 to 0.95 of the REDC
 /// rows' time (`examples/word_timings.rs`, reductions table).
@@ -935,20 +934,6 @@ impl Adx {
             "adx: rows_down lengths"
         );
         #[cfg(target_arch = "x86_64")]
-        if l0 == 32 && rows == 32 {
-            // SAFETY: as below, for l0 = rows = 32.
-            unsafe {
-                low_triangle_asm!(
-                    r, a, v,
-                    [0 g g g g] [7 g g g] [6 g g g] [5 g g g] [4 g g g] [3 g g g] [2 g g g]
-                    [1 g g g] [0 g g g] [7 g g] [6 g g] [5 g g] [4 g g] [3 g g] [2 g g] [1 g g]
-                    [0 g g] [7 g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g] [7] [6] [5] [4] [3]
-                    [2] [1]
-                );
-            }
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
         // SAFETY: the token proves BMI2 and ADX. Row t reads v_t and a[..l0 - t] and reads
         // and writes r[t..l0], in bounds by the assert.
         unsafe {
@@ -961,6 +946,34 @@ impl Adx {
                 inout("r15") rows => _,
             );
         }
+    }
+
+    /// [`super::sqr::Rows::low_product`]: for 32 limbs the triangle written out whole
+    /// ([`low_triangle_asm`]), else [`Adx::rows_down`]. Only `redc_n`'s short products take
+    /// it, inside exponentiations; Barrett's triangles keep the loop, as a single `mul` from
+    /// Python may find 12 KB of written-out rows cold.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    pub(crate) fn low_product(self, r: &mut [Limb], a: &[Limb], v: &[Limb]) {
+        let n = r.len();
+        assert!(a.len() == n && v.len() == n, "adx: low_product lengths");
+        #[cfg(target_arch = "x86_64")]
+        if n == 32 {
+            // SAFETY: the token proves BMI2 and ADX. Row t reads v_t and a[..32 - t] and
+            // reads and writes r[t..32], in bounds by the assert.
+            unsafe {
+                low_triangle_asm!(
+                    r, a, v,
+                    [0 g g g g] [7 g g g] [6 g g g] [5 g g g] [4 g g g] [3 g g g] [2 g g g]
+                    [1 g g g] [0 g g g] [7 g g] [6 g g] [5 g g] [4 g g] [3 g g] [2 g g] [1 g g]
+                    [0 g g] [7 g] [6 g] [5 g] [4 g] [3 g] [2 g] [1 g] [0 g] [7] [6] [5] [4] [3]
+                    [2] [1]
+                );
+            }
+            return;
+        }
+        self.rows_down(r, a, v, n);
     }
 
     /// `r = a + b + cin` over `len = r.len()` limbs (`a`, `b` as long), returning the carry:
@@ -1115,9 +1128,8 @@ mod tests {
     }
 
     /// The triangle loops (`rows_up`, `rows_down`) equal the portable rows for every row
-    /// count 0 to 20 and first length 1 to 10 (every `len mod 8` and group count), and at
-    /// 32 rows of 32 limbs (`rows_down` written out whole) and beside it, on random and
-    /// all-ones limbs.
+    /// count 0 to 20 and first length 1 to 10 (every `len mod 8` and group count), on random
+    /// and all-ones limbs.
     #[test]
     fn triangle_rows_match_portable() {
         if !adx_or_skip("adx triangle rows") {
@@ -1125,8 +1137,7 @@ mod tests {
         }
         let adx = Adx::new().expect("checked");
         let mut seed = 0x7472_6961_6e67_6c65;
-        let small = (0..=20).flat_map(|rows| (1..=10).map(move |l0| (rows, l0)));
-        for (rows, l0) in small.chain([(32, 32), (31, 32), (32, 33)]) {
+        for (rows, l0) in (0..=20).flat_map(|rows| (1..=10).map(move |l0| (rows, l0))) {
             let m = l0 + rows;
             let rnd = |seed: &mut u64, len| limb::xorshift_limbs(seed, len);
             for ones in [false, true] {
@@ -1152,6 +1163,31 @@ mod tests {
                     adx.rows_down(&mut got, &a, &v, l0);
                     assert_eq!(got, want, "rows_down rows {rows} l0 {l0}");
                 }
+            }
+        }
+    }
+
+    /// The short product's triangle (`low_product`: written out whole at 32 limbs) equals
+    /// the portable rows at 1 to 40 limbs, on random and all-ones limbs, and leaves the limb
+    /// past `r` alone.
+    #[test]
+    fn low_product_matches_portable() {
+        if !adx_or_skip("adx low_product") {
+            return;
+        }
+        let adx = Adx::new().expect("checked");
+        let mut seed = 0x6c6f_775f_7072_6f64;
+        for n in 1..=40 {
+            let rnd = limb::xorshift_limbs(&mut seed, 2 * n);
+            let (x, y) = rnd.split_at(n);
+            let ones = vec![Limb::MAX; n];
+            for (a, v) in [(x, y), (&ones[..], &ones[..]), (x, &ones[..])] {
+                let (mut want, mut got) = (vec![0; n], vec![0; n + 1]);
+                got[n] = 0x5e47_17e1;
+                sqr::Rows::low_product(sqr::Portable, &mut want, a, v);
+                adx.low_product(&mut got[..n], a, v);
+                assert_eq!(got[..n], want, "low_product n {n}");
+                assert_eq!(got[n], 0x5e47_17e1, "low_product n {n} wrote past r");
             }
         }
     }

@@ -220,7 +220,7 @@ fn mullo(r: &mut [Limb], a: &[Limb], b: &[Limb], sc: &mut [Limb], rows: impl Row
     let n = r.len();
     if n < MULLO_SPLIT {
         r.fill(0);
-        rows.rows_down(r, a, b, n);
+        rows.low_product(r, &a[..n], &b[..n]);
         return;
     }
     let (l, h) = (n / 2, n - n / 2);

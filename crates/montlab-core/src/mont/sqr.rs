@@ -182,6 +182,13 @@ pub(crate) trait Rows: Copy {
         }
     }
 
+    /// `r = a v mod W^n` for n = `r.len()` = `a.len()` = `v.len()`, `r` zeroed on entry: the
+    /// short product's triangle, [`Rows::rows_down`] of n rows.
+    #[inline(always)]
+    fn low_product(self, r: &mut [Limb], a: &[Limb], v: &[Limb]) {
+        self.rows_down(r, a, v, r.len());
+    }
+
     /// `r = a + b + cin` (equal lengths), returning the carry.
     #[inline(always)]
     fn add_n(self, r: &mut [Limb], a: &[Limb], b: &[Limb], cin: Limb) -> Limb {
@@ -314,6 +321,11 @@ impl Rows for adx::Adx {
     #[inline(always)]
     fn rows_down(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
         adx::Adx::rows_down(self, r, a, v, l0);
+    }
+
+    #[inline(always)]
+    fn low_product(self, r: &mut [Limb], a: &[Limb], v: &[Limb]) {
+        adx::Adx::low_product(self, r, a, v);
     }
 
     #[inline(always)]
