@@ -401,8 +401,8 @@ macro_rules! square_straight_asm {
 /// (one `[r g..]` each, its length `r + 8 g = 32 - t`) adds v_t times a[..32 - t] into
 /// r[t..32] ([`row_straight`]; its carry, past limb 31, is dropped). r12 at a, r13 at r_t, r14
 /// at v_t. The short products of `redc_n` end in these triangles at 128 and 256 limbs:
-/// written out, its reduction at 128 limbs went from 0.97 to 0.95 of the REDC rows' time
-/// (`examples/word_timings.rs`, reductions table).
+/// written out, its reduction at 128 limbs went from 0.97 to 0.91–0.95 of the REDC rows'
+/// time (`examples/word_timings.rs`, reductions table).
 #[cfg(target_arch = "x86_64")]
 macro_rules! low_triangle_asm {
     ($r:expr, $a:expr, $v:expr, $([$k:tt $($g:ident)*])*) => {

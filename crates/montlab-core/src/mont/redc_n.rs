@@ -28,8 +28,8 @@ use crate::params::MontParams;
 /// Moduli of this many limbs or more reduce here; below, the rows. Chosen on the MULX/ADX rows
 /// of a Zen 3 with the reductions table of `examples/word_timings.rs` (best of its rounds):
 /// this reduction took 0.97 of the rows' time at 128 limbs, 1.01 at 129, 1.00 at 130, 0.95 at
-/// 162, 0.83 at 192 and 0.75 at 256; with this threshold lowered to 64 it took 1.05 at 120
-/// limbs and 1.09 at 96.
+/// 162, 0.83 at 192 and 0.75 at 256 (0.91–0.95 at 128 since the ADX rows write the 32-limb
+/// triangle out); with this threshold lowered to 64 it took 1.05 at 120 limbs and 1.09 at 96.
 pub const MIN_LIMBS: usize = 128;
 
 /// Short products of fewer limbs run as one triangle of rows.
