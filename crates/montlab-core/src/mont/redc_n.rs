@@ -9,8 +9,8 @@
 //! the high half. The product mod W^rn - 1 splits as GMP's `mpn_mulmod_bnm1`:
 //! W^(2h) - 1 = (W^h - 1)(W^h + 1), the first factor recursively, the two residues joined by
 //! the CRT (a halving mod W^h - 1 is a one-bit rotation); rn is s rounded up to a multiple of
-//! 8, so it splits at least twice (down to 64 limbs or an odd length). q is a short product (the split of Mulders' short product with equal
-//! halves).
+//! 8, so it splits at least twice (down to 64 limbs or an odd length). q is a short product
+//! (the split of Mulders' short product with equal halves).
 //!
 //! Word size 64, radix W = 2^64; R = W^s, the R of `cios` and `sqr`: the same output as the
 //! rows' REDC ([`crate::mont::sqr::rows_redc_into`]). Inputs: odd N of s >= [`MIN_LIMBS`]
@@ -308,11 +308,7 @@ fn mulmod_bnm1(
     let e1 = sub_small(t, z, bb + top, rows);
     sub_small(t, z, e1, rows);
     // Halving mod W^h - 1 (2^(64 h) = 1): a rotation right by one bit.
-    let low = t[0] & 1;
-    for i in 0..h - 1 {
-        t[i] = (t[i] >> 1) | (t[i + 1] << 63);
-    }
-    t[h - 1] = (t[h - 1] >> 1) | (low << 63);
+    limb::half_mod_mersenne(t);
     // r = r2 + k' + k' W^h (r2 = lo + top; top = 1 only with lo all ones): at most
     // W^n + W^h - 1, so one wrap-around of the carry.
     let (rl, rh) = r.split_at_mut(h);

@@ -46,6 +46,9 @@ pub const fn reduce_scratch_len(s: usize, other: usize) -> usize {
     }
 }
 
+// `sqr_core` reduces by `reduce` only where the square splits: `redc_n` must not apply below.
+const _: () = assert!(redc_n::MIN_LIMBS >= karatsuba::SQR_MIN_LIMBS);
+
 /// REDC of `w < R N` (2 s limbs, clobbered) into `out`, fully reduced: [`redc_n::redc`] where
 /// it applies (`sc` then has [`redc_n::scratch_len`]`(s)` limbs), else the rows ([`redc`]).
 #[inline]
