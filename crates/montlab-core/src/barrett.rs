@@ -20,15 +20,16 @@
 //! chains. Cost about 2 k^2 word products (less the split's saving on x y), one Montgomery
 //! product's worth, where the Montgomery route to x y mod N takes two.
 //!
-//! Timing: the final subtractions depend on the values (variable time). Left out: constant
-//! time, a split of the truncated products and of the square, and operands at or above N
-//! (callers check them).
+//! Timing: the final subtractions depend on the values, and on the ADX rows the product's split
+//! runs on `VarTime` rows (`mont::vartime`): variable time. Left out: constant time, a split of
+//! the truncated products and of the square, and operands at or above N (callers check them).
 
 use num_bigint::BigUint;
 
 use crate::bigarith;
 use crate::limb::{self, Limb, LIMB_BITS};
 use crate::mont::sqr::Rows;
+use crate::mont::vartime::VarTime;
 use crate::mont::{adx, karatsuba, sqr};
 use crate::params::OddModulus;
 
@@ -68,12 +69,13 @@ impl BarrettParams {
             "barrett: operands must be s limbs"
         );
         match adx::Adx::for_limbs(k) {
-            Some(adx) => self.mul_mod_with(x, y, adx),
+            Some(adx) => self.mul_mod_with(x, y, VarTime(adx)),
             None => self.mul_mod_with(x, y, sqr::Portable),
         }
     }
 
-    /// [`BarrettParams::mul_mod`] on the given rows ([`sqr::Portable`] or the ADX rows).
+    /// [`BarrettParams::mul_mod`] on the given rows ([`sqr::Portable`], the ADX rows, or
+    /// either as `VarTime` rows: the dispatch takes the ADX rows that way).
     pub(crate) fn mul_mod_with(
         &self,
         x: &[Limb],
@@ -132,7 +134,8 @@ impl BarrettParams {
 mod tests {
     use super::*;
 
-    /// Every length 1 to 70, portable and ADX rows, against `BigUint`: all-ones, random,
+    /// Every length 1 to 70, portable and ADX rows (constant and variable time), against
+    /// `BigUint`: all-ones, random,
     /// short-top-limb and b^(k-1) + 1 moduli; random, N - 1 and 0 operands; products and squares.
     #[test]
     fn equals_biguint() {
@@ -172,6 +175,8 @@ mod tests {
                         if let Some(adx) = adx {
                             let got = p.mul_mod_with(&x, yy, adx);
                             assert_eq!(got, want, "adx: k {k} case {case}");
+                            let got = p.mul_mod_with(&x, yy, VarTime(adx));
+                            assert_eq!(got, want, "adx vt: k {k} case {case}");
                         }
                         assert_eq!(p.mul_mod(&x, yy), want, "dispatch: k {k} case {case}");
                     }

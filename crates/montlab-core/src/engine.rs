@@ -44,7 +44,7 @@ use crate::limb::{self, Limb};
 use crate::mont::adx;
 use crate::mont::amm::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
-use crate::pow::{fixed, window, MontKernel};
+use crate::pow::{fixed, window, MontKernel, VarTimeWord};
 use crate::spectral::ntt_redc::{self, NttRedcParams};
 use crate::spectral::SpectralParams;
 use crate::stop::Stop;
@@ -646,7 +646,7 @@ impl FastModulus {
             ),
             Kernel::Word => match self.word_ifma(&IFMA_POW_BITS) {
                 Some(k) => window::pow_vartime_until(k, base, exp, stop),
-                None => window::pow_vartime_until(self.word(), base, exp, stop),
+                None => window::pow_vartime_until(&VarTimeWord(self.word()), base, exp, stop),
             },
         }
     }

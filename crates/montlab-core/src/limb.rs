@@ -95,6 +95,37 @@ pub(crate) fn add_assign(a: &mut [Limb], b: &[Limb]) -> Limb {
     carry
 }
 
+/// `a += d` over `a.len()` limbs for any limb `d`, returning the carry out (`d` itself for an
+/// empty `a`). Variable time: it stops where the carry does (GMP's `MPN_INCR_U`), for
+/// variable-time callers only.
+pub(crate) fn add_1_vartime(a: &mut [Limb], d: Limb) -> Limb {
+    let mut c = d;
+    for x in a.iter_mut() {
+        let carried;
+        (*x, carried) = x.overflowing_add(c);
+        if !carried {
+            return 0;
+        }
+        c = 1;
+    }
+    c
+}
+
+/// `a -= d` over `a.len()` limbs for any limb `d`, returning the borrow out; variable time as
+/// [`add_1_vartime`].
+pub(crate) fn sub_1_vartime(a: &mut [Limb], d: Limb) -> Limb {
+    let mut b = d;
+    for x in a.iter_mut() {
+        let borrowed;
+        (*x, borrowed) = x.overflowing_sub(b);
+        if !borrowed {
+            return 0;
+        }
+        b = 1;
+    }
+    b
+}
+
 /// `a = a / 2 mod 2^(64 len) - 1` for `a` below that modulus: an odd `a` becomes
 /// (a + 2^(64 len) - 1) / 2 = (a >> 1) + 2^(64 len - 1).
 pub(crate) fn half_mod_mersenne(a: &mut [Limb]) {
@@ -282,5 +313,35 @@ mod tests {
         assert_eq!(x, [7, 7]);
         ct_select_assign(&mut x, &[1, 2], 1);
         assert_eq!(x, [1, 2]);
+    }
+
+    /// The early-stopping small additions equal the full passes: carries that end at once,
+    /// run through all ones, run out of the top, and the empty slice.
+    #[test]
+    fn small_additions_vartime() {
+        let m = Limb::MAX;
+        let cases: [&[Limb]; 6] = [&[], &[0], &[m], &[m, m, 5], &[m, m, m], &[0, 0, 0]];
+        for a in cases {
+            for d in [0, 1, 2, m] {
+                let (mut x, mut y) = (a.to_vec(), a.to_vec());
+                let mut full = vec![0; a.len()];
+                if let Some(f) = full.first_mut() {
+                    *f = d;
+                }
+                let want = if a.is_empty() {
+                    d
+                } else {
+                    add_assign(&mut y, &full)
+                };
+                assert_eq!((add_1_vartime(&mut x, d), &x), (want, &y), "{a:?} + {d}");
+                let (mut x, mut y) = (a.to_vec(), a.to_vec());
+                let want = if a.is_empty() {
+                    d
+                } else {
+                    sub_assign(&mut y, &full)
+                };
+                assert_eq!((sub_1_vartime(&mut x, d), &x), (want, &y), "{a:?} - {d}");
+            }
+        }
     }
 }

@@ -19,7 +19,9 @@
 //! [`FastModulus::pow`] (which may be another kernel) between two conversions; an inverse is
 //! one extended gcd between two conversions.
 //!
-//! Left out: constant time (every operation here is variable time, like `pow`), and a check
+//! Left out: constant time (every operation here is variable time, like `pow`, and the word
+//! level's products run its variable-time entries, `cios::mont_mul_vartime_into` and
+//! `sqr::mont_sqr_vartime_into`), and a check
 //! that a residue belongs to the modulus it is used with: [`Residue`] values carry no modulus,
 //! and the caller (the binding) keeps each with its own. A residue of the wrong length panics
 //! (a programming error); one of another modulus of the same length gives a wrong answer.
@@ -122,7 +124,7 @@ impl FastModulus {
                         Limbs::from_vec(v)
                     };
                     limb::with_scratch(len, |t| match *op {
-                        Op::ToForm(x) => cios::mont_mul_into(
+                        Op::ToForm(x) => cios::mont_mul_vartime_into(
                             p,
                             x,
                             p.r2_mod_n(),
@@ -133,10 +135,12 @@ impl FastModulus {
                             sqr::mont_redc_into(p, a, &mut out, &mut t[..sqr::scratch_len(s)]);
                         }
                         Op::Mul(a, b) => {
-                            cios::mont_mul_into(p, a, b, &mut out, &mut t[..cios::scratch_len(s)]);
+                            let t = &mut t[..cios::scratch_len(s)];
+                            cios::mont_mul_vartime_into(p, a, b, &mut out, t);
                         }
                         Op::Sqr(a) => {
-                            sqr::mont_sqr_into(p, a, &mut out, &mut t[..sqr::scratch_len(s)])
+                            let t = &mut t[..sqr::scratch_len(s)];
+                            sqr::mont_sqr_vartime_into(p, a, &mut out, t);
                         }
                     });
                     out

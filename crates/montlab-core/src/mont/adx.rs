@@ -1100,6 +1100,7 @@ unsafe fn submul_1_asm(r: *mut Limb, a: *const Limb, v: Limb, len: usize) -> Lim
 mod tests {
     use super::*;
     use crate::limb;
+    use crate::mont::vartime::VarTime;
     use crate::mont::{cios, sqr};
     use crate::params::MontParams;
 
@@ -1240,8 +1241,8 @@ mod tests {
     /// Products (the SOS product, split from Karatsuba's threshold), wide products (x up to
     /// R - 1) and squarings on the ADX rows equal the portable kernels' for every length 1 to 70
     /// (every `len mod 8`, both sides of `MIN_LIMBS` and of Karatsuba's threshold) and at 80,
-    /// 81, 96, 128 and 160 (squares split once or twice), on
-    /// the moduli of `limb::edge_moduli`, at N - 1, 0, R - 1 and random operands.
+    /// 81, 96, 128 and 160 (squares split once or twice), constant and variable time, on the
+    /// moduli of `limb::edge_moduli`, at N - 1, 0, R - 1 and random operands.
     #[test]
     fn equal_the_portable_kernels() {
         if !adx_or_skip("adx kernels") {
@@ -1275,6 +1276,8 @@ mod tests {
                     cios::mul_portable(&p, &x, &y, &mut want, &mut t);
                     cios::sos_adx(&p, &x, &y, &mut got, &mut t, adx);
                     assert_eq!(got, want, "mul: s = {s}, case {case}");
+                    cios::sos_adx(&p, &x, &y, &mut got, &mut t, VarTime(adx));
+                    assert_eq!(got, want, "vartime mul: s = {s}, case {case}");
                     if limb::cmp(&x, p.modulus()).is_ge() {
                         continue;
                     }
@@ -1282,6 +1285,8 @@ mod tests {
                     sqr::sqr_with(&p, &x, &mut want, &mut w, None);
                     sqr::sqr_with(&p, &x, &mut got, &mut w, Some(adx));
                     assert_eq!(got, want, "sqr: s = {s}, case {case}");
+                    sqr::mont_sqr_vartime_into(&p, &x, &mut got, &mut w);
+                    assert_eq!(got, want, "vartime sqr: s = {s}, case {case}");
                     cios::mul_portable(&p, &x, &x, &mut got, &mut t);
                     assert_eq!(got, want, "sqr against the product: s = {s}, case {case}");
                 }

@@ -21,14 +21,17 @@
 //! operand scanning instead (the paper's SOS method, [`sos_adx`]): w = x y on the MULX/ADX rows
 //! of [`crate::mont::adx`] (split by [`karatsuba::mul`] from its threshold), then the REDC rows
 //! of [`crate::mont::sqr`] (or, from 128 limbs, the sub-quadratic [`crate::mont::redc_n`]),
-//! the same output (w < R N, so one subtraction still reduces). Each
-//! set of rows is one assembly loop there, where the CIOS rounds cost two calls a round, and
-//! the split saves word products. Left out: squaring (see [`crate::mont::sqr`]), lazy
+//! the same output (w < R N, so one subtraction still reduces); `mont_mul_vartime_into`, for
+//! variable-time callers, runs the split and that REDC on `VarTime` rows (`mont::vartime`).
+//! Each set of rows is one assembly loop there, where the CIOS rounds cost two calls a round,
+//! and the split saves word products. Left out: squaring (see [`crate::mont::sqr`]), lazy
 //! reduction (output < 2N), word sizes other than 64 (the Python model `montlab.ref.cios`
 //! covers those), and SIMD.
 
 use crate::error::MontError;
 use crate::limb::{self, adc, mac, Limb};
+use crate::mont::sqr::Rows;
+use crate::mont::vartime::VarTime;
 use crate::mont::{adx, karatsuba, sqr};
 use crate::params::MontParams;
 
@@ -82,6 +85,38 @@ pub fn mont_mul_wide_into(
     out: &mut [Limb],
     t: &mut [Limb],
 ) {
+    mul_dispatch(params, x, y, out, t, false);
+}
+
+/// [`mont_mul_into`] for variable-time callers (the sliding-window `pow`): the same result;
+/// on the MULX/ADX rows the Karatsuba product and `redc_n` run on `VarTime` rows.
+///
+/// # Panics
+/// As [`mont_mul_into`].
+pub(crate) fn mont_mul_vartime_into(
+    params: &MontParams,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+) {
+    debug_assert!(
+        limb::cmp(x, params.modulus()).is_lt(),
+        "cios: x must be < N"
+    );
+    mul_dispatch(params, x, y, out, t, true);
+}
+
+/// [`mont_mul_wide_into`], on `VarTime` rows where `vartime` is set and the CPU has MULX/ADX.
+#[inline]
+fn mul_dispatch(
+    params: &MontParams,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+    vartime: bool,
+) {
     let n = params.modulus();
     let s = params.s();
     assert!(
@@ -98,10 +133,10 @@ pub fn mont_mul_wide_into(
             }
         };
     }
-    if let Some(adx) = adx::Adx::for_limbs(s) {
-        sos_adx(params, x, y, out, t, adx);
-    } else {
-        fixed!(1 2 3 4 5 6 7 8 16 32 64);
+    match adx::Adx::for_limbs(s) {
+        Some(adx) if vartime => sos_adx(params, x, y, out, t, VarTime(adx)),
+        Some(adx) => sos_adx(params, x, y, out, t, adx),
+        None => fixed!(1 2 3 4 5 6 7 8 16 32 64),
     }
     debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
 }
@@ -117,13 +152,13 @@ pub(crate) fn sos_adx(
     y: &[Limb],
     out: &mut [Limb],
     t: &mut [Limb],
-    adx: adx::Adx,
+    rows: impl Rows,
 ) {
     let s = params.s();
     let (w, sc) = t.split_at_mut(2 * s);
     let sc = &mut sc[2..];
-    karatsuba::mul(x, y, w, sc, adx);
-    sqr::reduce(params, w, out, sc, adx);
+    karatsuba::mul(x, y, w, sc, rows);
+    sqr::reduce(params, w, out, sc, rows);
 }
 
 /// [`mont_mul_wide_into`] on the portable rounds whatever the CPU (the oracle of the ADX

@@ -14,9 +14,11 @@
 //! Word size 64, radix W = 2^64. Inputs: any `n`-limb x and y; output: the `2 n`-limb product.
 //! Scratch: [`scratch_len`]`(n)` limbs, no allocation. The signs of the differences are taken
 //! by a masked select and a masked complement, and every loop runs over lengths fixed by n: no
-//! branch or index on values. Squares ([`sqr`]) split the same way from [`SQR_MIN_LIMBS`]: the
-//! schoolbook square takes each cross product once, so splitting pays only on long squares.
-//! Left out: Toom-Cook and unbalanced operands.
+//! branch or index on values; on `VarTime` rows (`mont::vartime`) the halves are compared first
+//! and the interpolation's carries stop where they end, as in GMP's `mpn_toom22_mul`. A
+//! square's sign is known, so it subtracts without the complement. Squares ([`sqr`]) split the
+//! same way from [`SQR_MIN_LIMBS`]: the schoolbook square takes each cross product once, so
+//! splitting pays only on long squares. Left out: Toom-Cook and unbalanced operands.
 
 use crate::limb::{self, adc, Limb};
 use crate::mont::sqr::Rows;
@@ -47,10 +49,28 @@ const fn split_scratch_len(n: usize) -> usize {
 }
 
 /// `d = |a - b|` over `h = d.len()` limbs for `a` of h limbs and `b` of at most h, returning
-/// 1 when a < b: both differences, then a masked select (`t` is h limbs of scratch).
+/// 1 when a < b: both differences, then a masked select (`t` is h limbs of scratch); on
+/// variable-time rows, a comparison and one difference.
 fn abs_diff(d: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb], rows: impl Rows) -> Limb {
     let (h, lb) = (d.len(), b.len());
     let t = &mut t[..h];
+    if rows.variable_time() {
+        // Compared first: one difference, in the order that does not borrow.
+        let less = limb::cmp(a, b).is_lt();
+        let b = if lb == h {
+            b
+        } else {
+            t[..lb].copy_from_slice(b);
+            t[lb..].fill(0);
+            &t[..]
+        };
+        if less {
+            rows.sub_n(d, b, a, 0);
+        } else {
+            rows.sub_n(d, a, b, 0);
+        }
+        return Limb::from(less);
+    }
     if lb == h {
         let borrow = rows.sub_n(d, a, b, 0);
         rows.sub_n(t, b, a, 0);
@@ -70,8 +90,17 @@ fn abs_diff(d: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb], rows: impl R
 /// `add = 1`. With z0 = L0 + H0 W^h and z2 = L2 + H2 W^h, as GMP's `mpn_toom22_mul`: limbs h..2 h
 /// become L0 + H0 + L2 and limbs 2 h..3 h H0 + L2 + H2 (H0 + L2 added once), then `zd` goes in
 /// over 2 h limbs and the carries are taken up to the top in one more pass (an addend built
-/// in `zd`). `zd` is clobbered (complemented when subtracted: no branch on the sign).
-fn interpolate(out: &mut [Limb], h: usize, zd: &mut [Limb], add: Limb, rows: impl Rows) {
+/// in `zd`). `zd` is clobbered (complemented when subtracted: no branch on the sign). A
+/// `public` sign (a square's, or any on variable-time rows) is taken by a branch instead, and
+/// variable-time rows add the two carries only as far as they run.
+fn interpolate(
+    out: &mut [Limb],
+    h: usize,
+    zd: &mut [Limb],
+    add: Limb,
+    public: bool,
+    rows: impl Rows,
+) {
     let n2 = out.len();
     let (low, high) = out.split_at_mut(2 * h);
     let (l0, h0) = low.split_at_mut(h);
@@ -87,20 +116,40 @@ fn interpolate(out: &mut [Limb], h: usize, zd: &mut [Limb], add: Limb, rows: imp
         (*t, c) = adc(*t, 0, c);
     }
     cy = cy.wrapping_add(c);
-    // limbs h..3 h -+= zd: d's two's complement under a mask (all ones to subtract).
-    let mask = add.wrapping_sub(1);
-    for d in zd.iter_mut() {
-        *d ^= mask;
-    }
+    // limbs h..3 h -+= zd: by a branch on a public sign, else d's two's complement under a
+    // mask (all ones to subtract).
     let mid = &mut out[h..3 * h];
-    cy = cy
-        .wrapping_add(rows.add_assign_n(mid, zd, mask & 1))
-        .wrapping_add(mask);
+    if public {
+        cy = if add == 1 {
+            cy.wrapping_add(rows.add_assign_n(mid, zd, 0))
+        } else {
+            cy.wrapping_sub(rows.sub_assign_n(mid, zd, 0))
+        };
+    } else {
+        let mask = add.wrapping_sub(1);
+        for d in zd.iter_mut() {
+            *d ^= mask;
+        }
+        cy = cy
+            .wrapping_add(rows.add_assign_n(mid, zd, mask & 1))
+            .wrapping_add(mask);
+    }
+    let top = &mut out[2 * h..];
+    if rows.variable_time() {
+        limb::add_1_vartime(top, cy2);
+        if let Some(above) = top.get_mut(h..) {
+            if (cy as i64) < 0 {
+                limb::sub_1_vartime(above, cy.wrapping_neg());
+            } else {
+                limb::add_1_vartime(above, cy);
+            }
+        }
+        return;
+    }
     // cy2 at limb 2 h and cy (signed: -1 to 3, sign-extended above) at limb 3 h, as one
     // addend in zd (free now) over limbs 2 h.. and one carry chain, modulo W^(2 n). Limb 3 h
     // exists for every n of 4 or more (2 n - 2 h > h); below, what falls outside the product
     // is dropped (branches on lengths only).
-    let top = &mut out[2 * h..];
     let z = &mut zd[..top.len()];
     let (low, high) = z.split_at_mut(h.min(z.len()));
     low.fill(0);
@@ -142,7 +191,7 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
     let (lo, hi) = out.split_at_mut(2 * h);
     mul(x0, y0, lo, sc, rows);
     mul(x1, y1, hi, sc, rows);
-    interpolate(out, h, d, negative, rows);
+    interpolate(out, h, d, negative, rows.variable_time(), rows);
 }
 
 /// Squares of this many limbs or more split; below, the schoolbook square of
@@ -193,7 +242,7 @@ pub(crate) fn sqr(x: &[Limb], out: &mut [Limb], sc: &mut [Limb], rows: impl Rows
     let (lo, hi) = out.split_at_mut(2 * h);
     sqr(x0, lo, sc, rows);
     sqr(x1, hi, sc, rows);
-    interpolate(out, h, d, 0, rows);
+    interpolate(out, h, d, 0, true, rows);
 }
 
 /// `x y` (`2 n` limbs) by [`mul`] on the portable rows and passes, whatever the CPU: the
@@ -226,12 +275,27 @@ pub fn sqr_portable(x: &[Limb]) -> Vec<Limb> {
 mod tests {
     use super::*;
     use crate::bigarith;
+    use crate::mont::vartime::VarTime;
     use crate::mont::{adx, sqr};
+
+    /// `x y` and `x^2` on `rows` against `want_mul` and `want_sqr`.
+    fn check(x: &[Limb], y: &[Limb], want: (&[Limb], &[Limb]), rows: impl Rows, name: &str) {
+        let n = x.len();
+        let mut sc = vec![Limb::MAX; scratch_len(n)];
+        let mut out = vec![Limb::MAX; 2 * n];
+        mul(x, y, &mut out, &mut sc, rows);
+        assert_eq!(out, want.0, "{name} mul");
+        let mut sc = vec![Limb::MAX; sqr_scratch_len(n)];
+        out.fill(Limb::MAX);
+        sqr(x, &mut out, &mut sc, rows);
+        assert_eq!(out, want.1, "{name} sqr");
+    }
 
     /// Products and squares of every length 1 to 240 (both sides of `MIN_LIMBS`, one and two
     /// levels of splitting, both sides of `SQR_MIN_LIMBS`, odd and even halves) on random,
-    /// all-ones, x0 < x1 (either operand: both signs of the middle term) and zero operands,
-    /// portable and ADX rows, against num-bigint.
+    /// all-ones (carries through every limb), x0 < x1 (either operand: both signs of the
+    /// middle term), equal halves (for even n) and zero operands, on the portable and ADX
+    /// rows, constant and variable time, against num-bigint.
     #[test]
     fn equals_biguint() {
         let adx =
@@ -248,6 +312,7 @@ mod tests {
                 (vec![Limb::MAX; n], vec![Limb::MAX; n]),
                 (low_first.clone(), limb::xorshift_limbs(&mut seed, n)),
                 (limb::xorshift_limbs(&mut seed, n), low_first),
+                (vec![7; n], limb::xorshift_limbs(&mut seed, n)),
                 (vec![0; n], vec![Limb::MAX; n]),
             ];
             for (case, (x, y)) in cases.iter().enumerate() {
@@ -257,25 +322,79 @@ mod tests {
                     d
                 };
                 let (xb, yb) = (bigarith::from_limbs(x), bigarith::from_limbs(y));
-                let want_mul = want(&xb * &yb);
-                let mut sc = vec![Limb::MAX; scratch_len(n)];
-                let mut out = vec![Limb::MAX; 2 * n];
-                mul(x, y, &mut out, &mut sc, sqr::Portable);
-                assert_eq!(out, want_mul, "mul n {n} case {case}");
+                let (wm, ws) = (want(&xb * &yb), want(&xb * &xb));
+                let w = (&wm[..], &ws[..]);
+                check(x, y, w, sqr::Portable, &format!("n {n} case {case}"));
+                check(
+                    x,
+                    y,
+                    w,
+                    VarTime(sqr::Portable),
+                    &format!("vt n {n} case {case}"),
+                );
                 if let Some(adx) = adx {
-                    out.fill(Limb::MAX);
-                    mul(x, y, &mut out, &mut sc, adx);
-                    assert_eq!(out, want_mul, "adx mul n {n} case {case}");
+                    check(x, y, w, adx, &format!("adx n {n} case {case}"));
+                    check(x, y, w, VarTime(adx), &format!("adx vt n {n} case {case}"));
                 }
-                let want_sqr = want(&xb * &xb);
-                let mut sc = vec![Limb::MAX; sqr_scratch_len(n)];
-                out.fill(Limb::MAX);
-                sqr(x, &mut out, &mut sc, sqr::Portable);
-                assert_eq!(out, want_sqr, "sqr n {n} case {case}");
+            }
+        }
+    }
+
+    /// Halves of extreme shapes (0, 1, all ones, all ones below a zero top limb, a top limb
+    /// alone, random) in every combination for x0, x1, y0 and y1, at lengths on both sides of
+    /// one and two splits, on every rows: the interpolation's carries of -1 to 3 at limb 3 h,
+    /// which random operands almost never reach (-1 from x1 = y1 = 0 with L0 + H0 >= W^h).
+    #[test]
+    fn extreme_halves_equal_biguint() {
+        let adx =
+            adx::adx_or_skip("karatsuba on ADX rows").then(|| adx::Adx::new().expect("checked"));
+        let mut seed = 0x6b61_7261_7473_7563;
+        let mut shape = |k: usize, which: usize| -> Vec<Limb> {
+            let mut v = vec![0; k];
+            match which {
+                0 => {}
+                1 => v[0] = 1,
+                2 => v.fill(Limb::MAX),
+                3 => {
+                    v.fill(Limb::MAX);
+                    v[k - 1] = 0;
+                }
+                4 => v[k - 1] = 1 << 63,
+                _ => v = limb::xorshift_limbs(&mut seed, k),
+            }
+            v
+        };
+        for n in [48usize, 49, 50, 51, 64, 65, 96, 97, 131] {
+            let h = n.div_ceil(2);
+            for c in 0..6usize.pow(4) {
+                let d = [c % 6, c / 6 % 6, c / 36 % 6, c / 216];
+                let x = [shape(h, d[0]), shape(n - h, d[1])].concat();
+                let y = [shape(h, d[2]), shape(n - h, d[3])].concat();
+                let (xb, yb) = (bigarith::from_limbs(&x), bigarith::from_limbs(&y));
+                let want = |b: num_bigint::BigUint| {
+                    let mut v = b.to_u64_digits();
+                    v.resize(2 * n, 0);
+                    v
+                };
+                let (wm, ws) = (want(&xb * &yb), want(&xb * &xb));
+                let w = (&wm[..], &ws[..]);
+                check(&x, &y, w, sqr::Portable, &format!("n {n} shapes {d:?}"));
+                check(
+                    &x,
+                    &y,
+                    w,
+                    VarTime(sqr::Portable),
+                    &format!("vt n {n} shapes {d:?}"),
+                );
                 if let Some(adx) = adx {
-                    out.fill(Limb::MAX);
-                    sqr(x, &mut out, &mut sc, adx);
-                    assert_eq!(out, want_sqr, "adx sqr n {n} case {case}");
+                    check(&x, &y, w, adx, &format!("adx n {n} shapes {d:?}"));
+                    check(
+                        &x,
+                        &y,
+                        w,
+                        VarTime(adx),
+                        &format!("adx vt n {n} shapes {d:?}"),
+                    );
                 }
             }
         }

@@ -10,6 +10,7 @@ pub mod cios;
 pub mod karatsuba;
 pub mod redc_n;
 pub mod sqr;
+pub(crate) mod vartime;
 
 /// The gate of every test of a CPU-specific kernel: `on` when it runs here. Otherwise the test
 /// is skipped with a line naming `what` and `why`, unless the environment variable `require` is

@@ -18,7 +18,8 @@
 //! reduced. Scratch: [`scratch_len`]`(s)` limbs, no allocation. Cost: about
 //! 2 M(s/2) + 2 M_lo(s/2) + (the mod W^(s/2) - 1 product) against the rows' s^2 word
 //! products. Timing: every loop runs over lengths fixed by s, the signs and wrap-arounds are
-//! taken by masks: no branch or index on values. Left out: FFT products mod W^h + 1.
+//! taken by masks: no branch or index on values; on `VarTime` rows (`mont::vartime`) the small
+//! carries stop where they end instead. Left out: FFT products mod W^h + 1.
 
 use crate::limb::{self, adc, Limb};
 use crate::mont::karatsuba;
@@ -181,8 +182,11 @@ fn mask(bit: Limb) -> Limb {
 
 /// `r += d` (a small d) over all of `r`, returning the carry out of the top: `z` (as long as
 /// `r`) is zero on entry and exit and carries d in its limb 0 meanwhile, so the rows' ADC
-/// chain propagates it.
+/// chain propagates it. Variable-time rows stop where the carry does.
 fn add_small(r: &mut [Limb], z: &mut [Limb], d: Limb, rows: impl Rows) -> Limb {
+    if rows.variable_time() {
+        return limb::add_1_vartime(r, d);
+    }
     let z = &mut z[..r.len()];
     z[0] = d;
     let c = rows.add_assign_n(r, z, 0);
@@ -192,6 +196,9 @@ fn add_small(r: &mut [Limb], z: &mut [Limb], d: Limb, rows: impl Rows) -> Limb {
 
 /// `r -= d` (a small d) over all of `r`, returning the borrow; `z` as in [`add_small`].
 fn sub_small(r: &mut [Limb], z: &mut [Limb], d: Limb, rows: impl Rows) -> Limb {
+    if rows.variable_time() {
+        return limb::sub_1_vartime(r, d);
+    }
     let z = &mut z[..r.len()];
     z[0] = d;
     let b = rows.sub_assign_n(r, z, 0);
@@ -425,6 +432,7 @@ mod tests {
     use super::*;
     use crate::bigarith::from_limbs;
     use crate::mont::sqr;
+    use crate::mont::vartime::VarTime;
     use crate::mont::{adx, cios};
     use num_bigint::BigUint;
 
@@ -482,12 +490,15 @@ mod tests {
     }
 
     /// Short products and products mod W^n - 1 of every length 1 to 160 (both sides of both
-    /// splits, odd lengths, two and more levels) on the portable and the ADX rows.
+    /// splits, odd lengths, two and more levels) on the portable and the ADX rows, constant
+    /// and variable time.
     #[test]
     fn parts_equal_biguint() {
         parts(Portable, "portable");
+        parts(VarTime(Portable), "portable vt");
         if adx::adx_or_skip("redc_n on ADX rows") {
             parts(adx::Adx::new().expect("checked"), "adx");
+            parts(VarTime(adx::Adx::new().expect("checked")), "adx vt");
         }
     }
 
@@ -541,12 +552,14 @@ mod tests {
     /// The same outputs as the rows' REDC on products, (N - 1)^2, 0, T mod R = 0, products
     /// with N - 1 and T = N (q = 1: a high half of 0), for s from 128 to 256 (two to five
     /// splits, odd lengths below), odd s and s off the multiples of 8 (rn > s), and the edge
-    /// moduli.
+    /// moduli, on constant- and variable-time rows.
     #[test]
     fn equals_rows_redc() {
         reductions(Portable, "portable");
+        reductions(VarTime(Portable), "portable vt");
         if adx::adx_or_skip("redc_n on ADX rows") {
             reductions(adx::Adx::new().expect("checked"), "adx");
+            reductions(VarTime(adx::Adx::new().expect("checked")), "adx vt");
         }
     }
 
@@ -574,6 +587,11 @@ mod tests {
                 assert_eq!(got, want, "sqr s {s}");
                 sqr::sqr_with(&p, &x, &mut got, &mut w, None);
                 assert_eq!(got, want, "portable sqr s {s}");
+                sqr::mont_sqr_vartime_into(&p, &x, &mut got, &mut w);
+                assert_eq!(got, want, "vartime sqr s {s}");
+                cios::mul_portable(&p, &x, &y, &mut want, &mut t);
+                cios::mont_mul_vartime_into(&p, &x, &y, &mut got, &mut t);
+                assert_eq!(got, want, "vartime mul s {s}");
             }
         }
     }

@@ -21,9 +21,11 @@
 //! branch on operand values (the final subtraction is a mask select). From
 //! [`karatsuba::SQR_MIN_LIMBS`] the square splits ([`karatsuba::sqr`]), and where
 //! [`redc_n::applies`] (from 128 limbs) the reduction is sub-quadratic ([`redc_n`], the same
-//! output). Left out: lazy reduction.
+//! output). `mont_sqr_vartime_into`, for variable-time callers, runs those two on `VarTime`
+//! rows (`mont::vartime`). Left out: lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
+use crate::mont::vartime::VarTime;
 use crate::mont::{adx, karatsuba, redc_n};
 use crate::params::MontParams;
 
@@ -75,6 +77,26 @@ pub(crate) fn reduce(
 /// # Panics
 /// If a slice has the wrong length (a programming error, never a value error).
 pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut [Limb]) {
+    sqr_dispatch(params, x, out, w, false);
+}
+
+/// [`mont_sqr_into`] for variable-time callers (the sliding-window `pow`): the same result;
+/// on the MULX/ADX rows the split square and `redc_n` run on `VarTime` rows.
+///
+/// # Panics
+/// As [`mont_sqr_into`].
+pub(crate) fn mont_sqr_vartime_into(
+    params: &MontParams,
+    x: &[Limb],
+    out: &mut [Limb],
+    w: &mut [Limb],
+) {
+    sqr_dispatch(params, x, out, w, true);
+}
+
+/// [`mont_sqr_into`], on `VarTime` rows where `vartime` is set and the CPU has MULX/ADX.
+#[inline]
+fn sqr_dispatch(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut [Limb], vartime: bool) {
     let n = params.modulus();
     let s = params.s();
     assert!(
@@ -90,10 +112,10 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
             }
         };
     }
-    if let Some(adx) = adx::Adx::for_limbs(s) {
-        sqr_core::<0>(params, x, out, w, adx);
-    } else {
-        fixed!(1 2 3 4 5 6 7 8 16 32 64);
+    match adx::Adx::for_limbs(s) {
+        Some(adx) if vartime => sqr_core::<0>(params, x, out, w, VarTime(adx)),
+        Some(adx) => sqr_core::<0>(params, x, out, w, adx),
+        None => fixed!(1 2 3 4 5 6 7 8 16 32 64),
     }
     debug_assert!(limb::cmp(out, n).is_lt(), "sqr: output not fully reduced");
 }
@@ -151,6 +173,15 @@ pub(crate) fn addmul_1(r: &mut [Limb], a: &[Limb], v: Limb) -> Limb {
 pub(crate) trait Rows: Copy {
     /// `r += v a` (equal lengths), returning the carry limb.
     fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb;
+
+    /// False: the passes over these rows take no branch or index on values, for every
+    /// exponentiation. True only for `VarTime` rows, the variable-time
+    /// `pow`'s: `karatsuba` and `redc_n` then compare before they subtract and stop their
+    /// small carries where they end, as GMP does.
+    #[inline(always)]
+    fn variable_time(self) -> bool {
+        false
+    }
 
     /// A schoolbook product: `w[i..i + s] += x_i y` with the carry at `w[i + s]`, for i in
     /// 0..x.len(); `w` (`x.len() + s` limbs, s = `y.len()`) is 0 below limb s on entry.

@@ -50,6 +50,54 @@ pub trait MontKernel: Sync {
     fn unwrap(&self, a: &Self::Elem) -> Vec<Limb>;
 }
 
+/// The word-level kernel of variable-time exponentiation: [`MontParams`]' products and
+/// squarings with the variable-time shortcuts of the Karatsuba split and `redc_n` on the
+/// MULX/ADX rows (`crate::mont::vartime`), the same values. The sliding-window `pow` runs on
+/// it; the constant-time `pow_sec` runs on [`MontParams`] itself.
+#[derive(Clone, Copy, Debug)]
+pub struct VarTimeWord<'a>(pub &'a MontParams);
+
+impl MontKernel for VarTimeWord<'_> {
+    type Elem = Vec<Limb>;
+    type Scratch = WordScratch;
+
+    fn scratch(&self) -> WordScratch {
+        self.0.scratch()
+    }
+
+    fn one(&self) -> Vec<Limb> {
+        self.0.one()
+    }
+
+    fn to_mont(&self, x: &[Limb], sc: &mut WordScratch) -> Vec<Limb> {
+        self.0.to_mont(x, sc)
+    }
+
+    fn from_mont(&self, a: &Vec<Limb>, sc: &mut WordScratch) -> Vec<Limb> {
+        self.0.from_mont(a, sc)
+    }
+
+    fn mul(&self, a: &Vec<Limb>, b: &Vec<Limb>, out: &mut Vec<Limb>, sc: &mut WordScratch) {
+        cios::mont_mul_vartime_into(self.0, a, b, out, &mut sc.t);
+    }
+
+    fn sqr(&self, a: &Vec<Limb>, out: &mut Vec<Limb>, sc: &mut WordScratch) {
+        sqr::mont_sqr_vartime_into(self.0, a, out, &mut sc.w);
+    }
+
+    fn limbs(&self) -> usize {
+        self.0.s()
+    }
+
+    fn wrap(&self, x: &[Limb]) -> Vec<Limb> {
+        x.to_vec()
+    }
+
+    fn unwrap(&self, a: &Vec<Limb>) -> Vec<Limb> {
+        a.clone()
+    }
+}
+
 /// Scratch of the word-level kernel: one buffer for `cios`, one for `sqr`.
 #[derive(Debug)]
 pub struct WordScratch {

@@ -15,17 +15,19 @@
 //! Window size k comes from the exponent's bit length ([`window_bits`]); the table holds the
 //! 2^(k-1) odd powers base^1, base^3, ..., base^(2^k - 1) in Montgomery form. The loop runs on
 //! any [`MontKernel`]: [`pow_vartime`] is the word-level instance (`cios` products, `sqr`
-//! squarings), [`pow_vartime_with`] takes any kernel, spectral ones included.
+//! squarings, through [`VarTimeWord`]), [`pow_vartime_with`] takes any kernel, spectral ones
+//! included.
 //!
 //! `_vartime`: the sequence of squarings and multiplications and the table index follow the
 //! exponent bits, so timing and memory access leak the exponent; the word-level base
-//! conversion (a division while R^2 mod N is not built) branches on the base. Do not use it
-//! with secret exponents or bases. Left out: constant-time fixed windows, exponent recoding, and CRT.
+//! conversion (a division while R^2 mod N is not built) branches on the base, and so do the
+//! word level's Karatsuba split and sub-quadratic REDC ([`VarTimeWord`]). Do not use it with
+//! secret exponents or bases. Left out: constant-time fixed windows, exponent recoding, and CRT.
 
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::MontParams;
-use crate::pow::MontKernel;
+use crate::pow::{MontKernel, VarTimeWord};
 use crate::stop::Stop;
 
 /// Largest window size [`window_bits`] returns (a table of 128 odd powers).
@@ -61,7 +63,7 @@ pub fn pow_vartime(
     exp: &[Limb],
 ) -> Result<Vec<Limb>, MontError> {
     let base = params.operand(base, "base")?;
-    Ok(pow_vartime_with(params, &base, exp))
+    Ok(pow_vartime_with(&VarTimeWord(params), &base, exp))
 }
 
 /// `base^exp mod N` by left-to-right sliding windows on any [`MontKernel`].
