@@ -296,11 +296,15 @@ fn mulmod_bnm1(
     karatsuba::mul(ap, bp, p, sc, rows);
     let (lo, hi) = p.split_at_mut(h);
     let b1 = rows.sub_assign_n(lo, hi, 0);
-    let (ma, mb) = (mask(al), mask(be));
-    for ((t, &x), &y) in am.iter_mut().zip(bp.iter()).zip(ap.iter()) {
-        *t = (x & ma) | (y & mb);
-    }
-    let b2 = rows.sub_assign_n(lo, am, 0);
+    let b2 = if rows.variable_time() && al | be == 0 {
+        0 // both top bits clear, as almost always: nothing to subtract
+    } else {
+        let (ma, mb) = (mask(al), mask(be));
+        for ((t, &x), &y) in am.iter_mut().zip(bp.iter()).zip(ap.iter()) {
+            *t = (x & ma) | (y & mb);
+        }
+        rows.sub_assign_n(lo, am, 0)
+    };
     // lo - (b1 + b2) W^h + al be = lo + b1 + b2 + al be: add it (carry k: lo + k W^h = lo - k),
     // subtract k (a borrow only from lo = 0 with k = 1, leaving all ones: -1 = W^h). The
     // residue r2 in [0, W^h] is then lo + top, top = that borrow.
@@ -372,16 +376,23 @@ pub(crate) fn redc(
     // e <= s), and y all ones would need T[..e] = 0 and y = W^rn - 1 = 0 mod W^rn - 1, so
     // D = 0, q N = T[..e] = 0 and q = 0, whose wrapped product is 0, not all ones.
     // (q N)_hi = q N's limbs s..rn (y's limbs s..rn), then its limbs rn..2 s (y's 0..e).
-    // out = T_hi - (q N)_hi, in (-N, N); N added back under the borrow's mask.
+    // out = T_hi - (q N)_hi, in (-N, N); N added back under the borrow's mask (on variable-time
+    // rows, by a branch).
     let k = rn - s;
     let (out_lo, out_hi) = out.split_at_mut(k);
     let b = rows.sub_n(out_lo, &th[..k], &y[s..], 0);
-    let borrow = mask(rows.sub_n(out_hi, &th[k..], &y[..e], b));
-    let nm = &mut y[..s];
-    for (v, &ni) in nm.iter_mut().zip(n) {
-        *v = ni & borrow;
+    let borrow = rows.sub_n(out_hi, &th[k..], &y[..e], b);
+    if rows.variable_time() {
+        if borrow == 1 {
+            rows.add_assign_n(out, n, 0);
+        }
+    } else {
+        let (borrow, nm) = (mask(borrow), &mut y[..s]);
+        for (v, &ni) in nm.iter_mut().zip(n) {
+            *v = ni & borrow;
+        }
+        rows.add_assign_n(out, nm, 0);
     }
-    rows.add_assign_n(out, nm, 0);
     debug_assert!(
         limb::cmp(out, n).is_lt(),
         "redc_n: output not fully reduced"
