@@ -17,6 +17,8 @@ checkout's native build, and plots them against the size.
     pip install --no-deps --target /tmp/baselib /tmp/w/montlab-*.whl
     .venv/bin/python bench/baseline_ab.py --baseline /tmp/baselib --baseline-commit <commit> \\
         --json docs/baseline-ab.json
+
+``--methods`` and ``--sizes`` narrow a run to some calls, at the sizes given.
 """
 
 from __future__ import annotations
@@ -96,6 +98,8 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     fig, ax = axes()
     for method in ("pow", "pow_sec", "mul", "residue"):
         sel = [r for r in rows if r["method"] == method]
+        if not sel:
+            continue
         mid = [r["ratio"] for r in sel]
         lo = [r["ratio"] - min(r["round_ratios"]) for r in sel]
         hi = [max(r["round_ratios"]) - r["ratio"] for r in sel]
@@ -113,14 +117,24 @@ def main() -> None:
     ap.add_argument("--baseline-commit", required=True, help="the commit it was built at")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--calls", type=int, default=20, help="interleaved pairs per round")
+    ap.add_argument("--methods", help="only these methods (comma-separated; default all)")
+    ap.add_argument("--sizes", help="these sizes in bits for each method, not the default cases")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    methods = args.methods.split(",") if args.methods else ["pow", "pow_sec", "mul", "residue"]
+    unknown = set(methods) - {"pow", "pow_sec", "mul", "residue"}
+    if unknown:
+        raise SystemExit(f"unknown methods: {', '.join(sorted(unknown))}")
+    if args.sizes:
+        cases = [(m, int(b)) for m in methods for b in args.sizes.split(",")]
+    else:
+        cases = [(m, b) for m, b in CASES if m in methods]
     import montlab._native as ours
 
     base = load_baseline(args.baseline)
     rows = []
     print(f"{'call':<14} {'ours':>12} {'baseline':>12} {'ours/base':>9}  (range)")
-    for method, bits in CASES:
+    for method, bits in cases:
         calls = case_calls(ours, base, method, bits)
         t = time.perf_counter()
         calls[0]()
