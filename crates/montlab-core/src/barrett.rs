@@ -135,8 +135,8 @@ mod tests {
     use super::*;
 
     /// Every length 1 to 70, portable and ADX rows (constant and variable time), against
-    /// `BigUint`: all-ones, random,
-    /// short-top-limb and b^(k-1) + 1 moduli; random, N - 1 and 0 operands; products and squares.
+    /// `BigUint`: all-ones, random, short-top-limb and b^(k-1) + 1 moduli; random, N - 1 and 0
+    /// operands; products and squares.
     #[test]
     fn equals_biguint() {
         let adx =

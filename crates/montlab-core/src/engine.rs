@@ -597,7 +597,8 @@ impl FastModulus {
     }
 
     /// `base^exp mod N`, sliding windows on the kernel of [`FastModulus::pow_kernel_for`].
-    /// Variable time in `exp`.
+    /// Variable time in `exp`, and on the word level's MULX/ADX rows from 48 limbs in the
+    /// values too ([`crate::pow::VarTimeWord`]).
     ///
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `base`.

@@ -21,10 +21,10 @@
 //!
 //! Left out: constant time (every operation here is variable time, like `pow`, and the word
 //! level's products run its variable-time entries, `cios::mont_mul_vartime_into` and
-//! `sqr::mont_sqr_vartime_into`), and a check
-//! that a residue belongs to the modulus it is used with: [`Residue`] values carry no modulus,
-//! and the caller (the binding) keeps each with its own. A residue of the wrong length panics
-//! (a programming error); one of another modulus of the same length gives a wrong answer.
+//! `sqr::mont_sqr_vartime_into`), and a check that a residue belongs to the modulus it is used
+//! with: [`Residue`] values carry no modulus, and the caller (the binding) keeps each with its
+//! own. A residue of the wrong length panics (a programming error); one of another modulus of
+//! the same length gives a wrong answer.
 
 use crate::bigarith::from_limbs as to_big;
 use crate::engine::{FastModulus, Kernel, IFMA_MUL_BITS};

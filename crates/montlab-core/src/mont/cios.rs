@@ -17,16 +17,16 @@
 //!
 //! Timing: the loops and the final subtraction do not branch on operand values (the final
 //! subtraction is a mask select); whether `u128` multiplication is constant time is up to the
-//! target. On x86-64 with BMI2/ADX, from [`adx::MIN_LIMBS`] limbs, the product separates the
-//! operand scanning instead (the paper's SOS method, [`sos_adx`]): w = x y on the MULX/ADX rows
-//! of [`crate::mont::adx`] (split by [`karatsuba::mul`] from its threshold), then the REDC rows
-//! of [`crate::mont::sqr`] (or, from 128 limbs, the sub-quadratic [`crate::mont::redc_n`]),
-//! the same output (w < R N, so one subtraction still reduces); `mont_mul_vartime_into`, for
-//! variable-time callers, runs the split and that REDC on `VarTime` rows (`mont::vartime`).
-//! Each set of rows is one assembly loop there, where the CIOS rounds cost two calls a round,
-//! and the split saves word products. Left out: squaring (see [`crate::mont::sqr`]), lazy
-//! reduction (output < 2N), word sizes other than 64 (the Python model `montlab.ref.cios`
-//! covers those), and SIMD.
+//! target. `mont_mul_vartime_into` alone branches on values (below). On x86-64 with BMI2/ADX, from
+//! [`adx::MIN_LIMBS`] limbs, the product separates the operand scanning instead (the paper's SOS
+//! method, [`sos_adx`]): w = x y on the MULX/ADX rows of [`crate::mont::adx`] (split by
+//! [`karatsuba::mul`] from its threshold), then the REDC rows of [`crate::mont::sqr`] (or, from 128
+//! limbs, the sub-quadratic [`crate::mont::redc_n`]), the same output (w < R N, so one subtraction
+//! still reduces); `mont_mul_vartime_into`, for variable-time callers, runs the split and that REDC
+//! on `VarTime` rows (`mont::vartime`). Each set of rows is one assembly loop there, where the CIOS
+//! rounds cost two calls a round, and the split saves word products. Left out: squaring (see
+//! [`crate::mont::sqr`]), lazy reduction (output < 2N), word sizes other than 64 (the Python model
+//! `montlab.ref.cios` covers those), and SIMD.
 
 use crate::error::MontError;
 use crate::limb::{self, adc, mac, Limb};
@@ -88,8 +88,9 @@ pub fn mont_mul_wide_into(
     mul_dispatch(params, x, y, out, t, false);
 }
 
-/// [`mont_mul_into`] for variable-time callers (the sliding-window `pow`): the same result;
-/// on the MULX/ADX rows the Karatsuba product and `redc_n` run on `VarTime` rows.
+/// [`mont_mul_into`] for variable-time callers (`pow`, residues): the same result; on the
+/// MULX/ADX rows the Karatsuba product and `redc_n` run on `VarTime` rows, which branch on
+/// values.
 ///
 /// # Panics
 /// As [`mont_mul_into`].
@@ -141,7 +142,8 @@ fn mul_dispatch(
     debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
 }
 
-/// The product on the MULX/ADX rows, any `s`: operand scanning separated (Koc et al.'s SOS),
+/// The product on the MULX/ADX rows (`rows`: the ADX token, or it as `VarTime` rows), any
+/// `s`: operand scanning separated (Koc et al.'s SOS),
 /// w = x y ([`karatsuba::mul`]: the product rows, split from its threshold), then the REDC
 /// rows of [`crate::mont::sqr`] ([`sqr::reduce`]: [`crate::mont::redc_n`] for long moduli).
 /// w < R N, so the REDC's one subtraction fully reduces, as in the CIOS rounds. `t` is

@@ -90,9 +90,9 @@ fn abs_diff(d: &mut [Limb], a: &[Limb], b: &[Limb], t: &mut [Limb], rows: impl R
 /// `add = 1`. With z0 = L0 + H0 W^h and z2 = L2 + H2 W^h, as GMP's `mpn_toom22_mul`: limbs h..2 h
 /// become L0 + H0 + L2 and limbs 2 h..3 h H0 + L2 + H2 (H0 + L2 added once), then `zd` goes in
 /// over 2 h limbs and the carries are taken up to the top in one more pass (an addend built
-/// in `zd`). `zd` is clobbered (complemented when subtracted: no branch on the sign). A
-/// `public` sign (a square's, or any on variable-time rows) is taken by a branch instead, and
-/// variable-time rows add the two carries only as far as they run.
+/// in `zd`). `zd` is clobbered (off the `public` path, complemented when subtracted: no branch
+/// on the sign). A `public` sign (a square's, or any on variable-time rows) is taken by a
+/// branch instead, and variable-time rows add the two carries only as far as they run.
 fn interpolate(
     out: &mut [Limb],
     h: usize,

@@ -19,7 +19,8 @@
 //! 2 M(s/2) + 2 M_lo(s/2) + (the mod W^(s/2) - 1 product) against the rows' s^2 word
 //! products. Timing: every loop runs over lengths fixed by s, the signs and wrap-arounds are
 //! taken by masks: no branch or index on values; on `VarTime` rows (`mont::vartime`) the small
-//! carries stop where they end instead. Left out: FFT products mod W^h + 1.
+//! carries stop where they end, the top-bit correction is skipped when both top bits are
+//! clear, and N is added back by a branch. Left out: FFT products mod W^h + 1.
 
 use crate::limb::{self, adc, Limb};
 use crate::mont::karatsuba;
@@ -296,7 +297,7 @@ fn mulmod_bnm1(
     karatsuba::mul(ap, bp, p, sc, rows);
     let (lo, hi) = p.split_at_mut(h);
     let b1 = rows.sub_assign_n(lo, hi, 0);
-    let b2 = if rows.variable_time() && al | be == 0 {
+    let b2 = if rows.variable_time() && (al | be) == 0 {
         0 // both top bits clear, as almost always: nothing to subtract
     } else {
         let (ma, mb) = (mask(al), mask(be));
@@ -473,7 +474,7 @@ mod tests {
 
     fn parts(rows: impl Rows, name: &str) {
         let mut seed = 0x7265_6463_5f6e_0001;
-        for n in 1..=160 {
+        for n in (1..=160).chain([255, 256, 257, 300]) {
             let wn = BigUint::from(1u8) << (64 * n);
             let ops = operands(&mut seed, n);
             for (i, a) in ops.iter().enumerate() {
@@ -500,9 +501,9 @@ mod tests {
         }
     }
 
-    /// Short products and products mod W^n - 1 of every length 1 to 160 (both sides of both
-    /// splits, odd lengths, two and more levels) on the portable and the ADX rows, constant
-    /// and variable time.
+    /// Short products and products mod W^n - 1 of every length 1 to 160 and at 255 to 257 and
+    /// 300 (both sides of both splits, odd lengths, two and more levels) on the portable and
+    /// the ADX rows, constant and variable time.
     #[test]
     fn parts_equal_biguint() {
         parts(Portable, "portable");
@@ -598,9 +599,11 @@ mod tests {
                 assert_eq!(got, want, "sqr s {s}");
                 sqr::sqr_with(&p, &x, &mut got, &mut w, None);
                 assert_eq!(got, want, "portable sqr s {s}");
+                got.fill(Limb::MAX);
                 sqr::mont_sqr_vartime_into(&p, &x, &mut got, &mut w);
                 assert_eq!(got, want, "vartime sqr s {s}");
                 cios::mul_portable(&p, &x, &y, &mut want, &mut t);
+                got.fill(Limb::MAX);
                 cios::mont_mul_vartime_into(&p, &x, &y, &mut got, &mut t);
                 assert_eq!(got, want, "vartime mul s {s}");
             }

@@ -18,7 +18,8 @@
 //! Cost: s(s-1)/2 + s word products for the square and s^2 for the reduction, against 2 s^2
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
-//! branch on operand values (the final subtraction is a mask select). From
+//! branch on operand values (the final subtraction is a mask select), but for
+//! `mont_sqr_vartime_into` (below). From
 //! [`karatsuba::SQR_MIN_LIMBS`] the square splits ([`karatsuba::sqr`]), and where
 //! [`redc_n::applies`] (from 128 limbs) the reduction is sub-quadratic ([`redc_n`], the same
 //! output). `mont_sqr_vartime_into`, for variable-time callers, runs those two on `VarTime`
@@ -80,8 +81,8 @@ pub fn mont_sqr_into(params: &MontParams, x: &[Limb], out: &mut [Limb], w: &mut 
     sqr_dispatch(params, x, out, w, false);
 }
 
-/// [`mont_sqr_into`] for variable-time callers (the sliding-window `pow`): the same result;
-/// on the MULX/ADX rows the split square and `redc_n` run on `VarTime` rows.
+/// [`mont_sqr_into`] for variable-time callers (`pow`, residues): the same result; on the
+/// MULX/ADX rows the split square and `redc_n` run on `VarTime` rows, which branch on values.
 ///
 /// # Panics
 /// As [`mont_sqr_into`].
@@ -174,10 +175,10 @@ pub(crate) trait Rows: Copy {
     /// `r += v a` (equal lengths), returning the carry limb.
     fn addmul_1(self, r: &mut [Limb], a: &[Limb], v: Limb) -> Limb;
 
-    /// False: the passes over these rows take no branch or index on values, for every
-    /// exponentiation. True only for `VarTime` rows, the variable-time
-    /// `pow`'s: `karatsuba` and `redc_n` then compare before they subtract and stop their
-    /// small carries where they end, as GMP does.
+    /// False: the passes over these rows take no branch or index on values. True only for
+    /// `VarTime` rows (the variable-time `pow`, residues, Barrett's products): `karatsuba` then
+    /// compares before it subtracts, and it and `redc_n` stop their small carries where they
+    /// end and take other branches on values, as GMP does.
     #[inline(always)]
     fn variable_time(self) -> bool {
         false
@@ -390,7 +391,7 @@ pub(crate) fn sqr_with(
 }
 
 /// Square then reduce; `S` is the limb count when known at compile time, else 0; `rows` are
-/// [`Portable`] or the ADX rows.
+/// [`Portable`], the ADX rows, or those as `VarTime` rows.
 #[inline(always)]
 fn sqr_core<const S: usize>(
     p: &MontParams,

@@ -52,8 +52,9 @@ pub trait MontKernel: Sync {
 
 /// The word-level kernel of variable-time exponentiation: [`MontParams`]' products and
 /// squarings with the variable-time shortcuts of the Karatsuba split and `redc_n` on the
-/// MULX/ADX rows (`crate::mont::vartime`), the same values. The sliding-window `pow` runs on
-/// it; the constant-time `pow_sec` runs on [`MontParams`] itself.
+/// MULX/ADX rows (`crate::mont::vartime`), the same values. [`crate::FastModulus::pow`] and
+/// [`crate::pow::window::pow_vartime`] run on it; the constant-time `pow_sec` runs on
+/// [`MontParams`] itself.
 #[derive(Clone, Copy, Debug)]
 pub struct VarTimeWord<'a>(pub &'a MontParams);
 
