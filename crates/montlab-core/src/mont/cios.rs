@@ -65,11 +65,7 @@ pub fn mont_mul_into(
     out: &mut [Limb],
     t: &mut [Limb],
 ) {
-    debug_assert!(
-        limb::cmp(x, params.modulus()).is_lt(),
-        "cios: x must be < N"
-    );
-    mont_mul_wide_into(params, x, y, out, t);
+    mul_below_n(params, x, y, out, t, false);
 }
 
 /// [`mont_mul_into`] with `x` anywhere below R (any `s` limbs) and `y < N`: the accumulator
@@ -101,11 +97,24 @@ pub(crate) fn mont_mul_vartime_into(
     out: &mut [Limb],
     t: &mut [Limb],
 ) {
+    mul_below_n(params, x, y, out, t, true);
+}
+
+/// [`mul_dispatch`] for `x < N` (checked by `debug_assert!`).
+#[inline]
+fn mul_below_n(
+    params: &MontParams,
+    x: &[Limb],
+    y: &[Limb],
+    out: &mut [Limb],
+    t: &mut [Limb],
+    vartime: bool,
+) {
     debug_assert!(
         limb::cmp(x, params.modulus()).is_lt(),
         "cios: x must be < N"
     );
-    mul_dispatch(params, x, y, out, t, true);
+    mul_dispatch(params, x, y, out, t, vartime);
 }
 
 /// [`mont_mul_wide_into`], on `VarTime` rows where `vartime` is set and the CPU has MULX/ADX.
@@ -142,10 +151,10 @@ fn mul_dispatch(
     debug_assert!(limb::cmp(out, n).is_lt(), "cios: output not fully reduced");
 }
 
-/// The product on the MULX/ADX rows (`rows`: the ADX token, or it as `VarTime` rows), any
-/// `s`: operand scanning separated (Koc et al.'s SOS),
-/// w = x y ([`karatsuba::mul`]: the product rows, split from its threshold), then the REDC
-/// rows of [`crate::mont::sqr`] ([`sqr::reduce`]: [`crate::mont::redc_n`] for long moduli).
+/// The product on the MULX/ADX rows (`rows`: the ADX token, or it as `VarTime` rows), any `s`:
+/// operand scanning separated (Koc et al.'s SOS), w = x y ([`karatsuba::mul`]: the product
+/// rows, split from its threshold), then the REDC rows of [`crate::mont::sqr`]
+/// ([`sqr::reduce`]: [`crate::mont::redc_n`] for long moduli).
 /// w < R N, so the REDC's one subtraction fully reduces, as in the CIOS rounds. `t` is
 /// [`scratch_len`]`(s)` limbs.
 pub(crate) fn sos_adx(

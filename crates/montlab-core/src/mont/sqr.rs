@@ -19,11 +19,10 @@
 //! for a CIOS product of x with itself. Every row is one `r += v a` pass: the portable loop, or
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
 //! branch on operand values (the final subtraction is a mask select), but for
-//! `mont_sqr_vartime_into` (below). From
-//! [`karatsuba::SQR_MIN_LIMBS`] the square splits ([`karatsuba::sqr`]), and where
-//! [`redc_n::applies`] (from 128 limbs) the reduction is sub-quadratic ([`redc_n`], the same
-//! output). `mont_sqr_vartime_into`, for variable-time callers, runs those two on `VarTime`
-//! rows (`mont::vartime`). Left out: lazy reduction.
+//! `mont_sqr_vartime_into` (below). From [`karatsuba::SQR_MIN_LIMBS`] the square splits
+//! ([`karatsuba::sqr`]), and where [`redc_n::applies`] (from 128 limbs) the reduction is
+//! sub-quadratic ([`redc_n`], the same output). `mont_sqr_vartime_into`, for variable-time
+//! callers, runs those two on `VarTime` rows (`mont::vartime`). Left out: lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
 use crate::mont::vartime::VarTime;

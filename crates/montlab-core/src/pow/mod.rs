@@ -87,15 +87,15 @@ impl MontKernel for VarTimeWord<'_> {
     }
 
     fn limbs(&self) -> usize {
-        self.0.s()
+        self.0.limbs()
     }
 
     fn wrap(&self, x: &[Limb]) -> Vec<Limb> {
-        x.to_vec()
+        self.0.wrap(x)
     }
 
     fn unwrap(&self, a: &Vec<Limb>) -> Vec<Limb> {
-        a.clone()
+        self.0.unwrap(a)
     }
 }
 
