@@ -20,13 +20,14 @@
 //! target. `mont_mul_vartime_into` alone branches on values (below). On x86-64 with BMI2/ADX, from
 //! [`adx::MIN_LIMBS`] limbs, the product separates the operand scanning instead (the paper's SOS
 //! method, [`sos_adx`]): w = x y on the MULX/ADX rows of [`crate::mont::adx`] (split by
-//! [`karatsuba::mul`] from its threshold), then the REDC rows of [`crate::mont::sqr`] (or, from 128
-//! limbs, the sub-quadratic [`crate::mont::redc_n`]), the same output (w < R N, so one subtraction
-//! still reduces); `mont_mul_vartime_into`, for variable-time callers, runs the split and that REDC
-//! on `VarTime` rows (`mont::vartime`). Each set of rows is one assembly loop there, where the CIOS
-//! rounds cost two calls a round, and the split saves word products. Left out: squaring (see
-//! [`crate::mont::sqr`]), lazy reduction (output < 2N), word sizes other than 64 (the Python model
-//! `montlab.ref.cios` covers those), and SIMD.
+//! [`karatsuba::mul`] from its threshold), then the REDC rows of [`crate::mont::sqr`] (or, from
+//! 128 limbs, the sub-quadratic [`crate::mont::redc_n`]), the same output (w < R N, so one
+//! subtraction still reduces); `mont_mul_vartime_into`, for variable-time callers, runs the split
+//! and that REDC on `VarTime` rows (`mont::vartime`), sub-quadratic from 96 limbs there. Each
+//! set of rows is one assembly loop there, where the CIOS rounds cost two calls a round, and the
+//! split saves word products. Left out: squaring (see [`crate::mont::sqr`]), lazy reduction
+//! (output < 2N), word sizes other than 64 (the Python model `montlab.ref.cios` covers those),
+//! and SIMD.
 
 use crate::error::MontError;
 use crate::limb::{self, adc, mac, Limb};

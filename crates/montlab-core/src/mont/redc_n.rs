@@ -1,6 +1,6 @@
 //! `redc_n`: sub-quadratic Montgomery reduction of long numbers, under the squarings and
-//! products of [`crate::mont::sqr`] and [`crate::mont::cios`] on the MULX/ADX rows from
-//! [`MIN_LIMBS`].
+//! products of [`crate::mont::sqr`] and [`crate::mont::cios`]: from [`MIN_LIMBS`] on the
+//! variable-time rows, from [`CT_MIN_LIMBS`] on the constant-time ones.
 //!
 //! Citation: P. L. Montgomery, "Modular multiplication without trial division", Math. Comp.
 //! 44(170), 1985 (REDC with the whole quotient q = T N^-1 mod R, here in the subtractive form
@@ -9,7 +9,7 @@
 //! the high half. The product mod W^rn - 1 splits as GMP's `mpn_mulmod_bnm1`:
 //! W^(2h) - 1 = (W^h - 1)(W^h + 1), the first factor recursively, the two residues joined by
 //! the CRT (a halving mod W^h - 1 is a one-bit rotation); rn is s rounded up to a multiple of
-//! 8, so it splits at least twice (down to 64 limbs or an odd length). q is a short product
+//! 8, so it splits at least three times (down to 16 limbs or an odd length). q is a short product
 //! (the split of Mulders' short product with equal halves).
 //!
 //! Word size 64, radix W = 2^64; R = W^s, the R of `cios` and `sqr`: the same output as the
@@ -27,18 +27,27 @@ use crate::mont::karatsuba;
 use crate::mont::sqr::{Portable, Rows};
 use crate::params::MontParams;
 
-/// Moduli of this many limbs or more reduce here; below, the rows. Chosen on the MULX/ADX rows
-/// of a Zen 3 with the reductions table of `examples/word_timings.rs` (best of its rounds):
-/// this reduction took 0.97 of the rows' time at 128 limbs, 1.01 at 129, 1.00 at 130, 0.95 at
-/// 162, 0.83 at 192 and 0.75 at 256 (0.91–0.95 at 128 since the ADX rows write the 32-limb
-/// triangle out); with this threshold lowered to 64 it took 1.05 at 120 limbs and 1.09 at 96.
-pub const MIN_LIMBS: usize = 128;
+/// Moduli of this many limbs or more reduce here on variable-time rows (`mont::vartime`), and
+/// have the constants ([`Consts`]); below, the rows. Chosen on the variable-time MULX/ADX rows
+/// of a Zen 3, each reduction of one product timed alone (best of 500 rounds, two runs): this
+/// reduction took 1.01–1.03 of the rows' time at 64 limbs, 1.01 at 72, 0.99–1.02 at 80, 0.98
+/// at 88, 0.87–0.90 at 96 and 0.82–0.83 at 128.
+pub const MIN_LIMBS: usize = 96;
+
+/// Moduli of this many limbs or more reduce here on the constant-time rows. Chosen as
+/// [`MIN_LIMBS`], on the constant-time ADX rows: 1.16 of the rows' time at 64 and 72 limbs,
+/// 1.11 at 80, 1.10 at 88, 1.01 at 96 and 0.92 at 128 (the reductions table of
+/// `examples/word_timings.rs` times these rows).
+pub const CT_MIN_LIMBS: usize = 128;
 
 /// Short products of fewer limbs run as one triangle of rows.
 const MULLO_SPLIT: usize = 64;
 
-/// Products mod W^n - 1 of fewer limbs (or odd counts) are a full product, folded.
-const BNM1_SPLIT: usize = 64;
+/// Products mod W^n - 1 of fewer limbs (or odd counts) are a full product, folded. Splitting
+/// down to 16 limbs (GMP's `MULMOD_BNM1_THRESHOLD` is 14 on Zen 3) took the product mod
+/// W^128 - 1 from 2.84 to 2.67 µs and this REDC at 128 limbs from 6.70 to 6.52 µs on the
+/// variable-time ADX rows, against 2.68 and 6.51 µs splitting down to 32 and 24 limbs.
+const BNM1_SPLIT: usize = 16;
 
 /// The larger of `a` and `b` in a `const fn` (`Ord::max` is not one).
 pub(crate) const fn max(a: usize, b: usize) -> usize {
@@ -60,7 +69,7 @@ const fn mullo_scratch(n: usize) -> usize {
 }
 
 /// The length of the wrapped product for s limbs: s rounded up to a multiple of 8, so that
-/// from 128 limbs it splits at least twice (s <= rn < 2 s).
+/// from 96 limbs it splits at least three times (s <= rn < 2 s).
 const fn wrap_len(s: usize) -> usize {
     s.div_ceil(8) * 8
 }
@@ -82,11 +91,22 @@ pub const fn scratch_len(s: usize) -> usize {
     2 * rn + max(mullo_scratch(s), bnm1_scratch(rn))
 }
 
-/// True when an `s`-limb modulus reduces here.
+/// True when an `s`-limb modulus has the constants: it reduces here on variable-time rows.
 #[must_use]
 #[inline]
 pub const fn applies(s: usize) -> bool {
     s >= MIN_LIMBS
+}
+
+/// True when an `s`-limb modulus reduces here on `rows`: from [`MIN_LIMBS`] on variable-time
+/// rows, from [`CT_MIN_LIMBS`] on constant-time ones.
+#[inline]
+pub(crate) fn applies_on(s: usize, rows: impl Rows) -> bool {
+    s >= if rows.variable_time() {
+        MIN_LIMBS
+    } else {
+        CT_MIN_LIMBS
+    }
 }
 
 /// N's residues at one split of the product mod W^(2 h) - 1: N mod (W^h - 1) (`m`, h limbs)
@@ -530,7 +550,9 @@ mod tests {
 
     fn reductions(rows: impl Rows, name: &str) {
         let mut seed = 0x7265_6463_5f6e_0003;
-        for s in [128, 129, 130, 131, 133, 140, 162, 192, 197, 256] {
+        for s in [
+            96, 97, 100, 104, 120, 128, 129, 130, 131, 133, 140, 162, 192, 197, 256,
+        ] {
             for n in limb::edge_moduli(&mut seed, s) {
                 let p = MontParams::from_limbs(&n).unwrap();
                 let nb = from_limbs(&n);
@@ -562,7 +584,7 @@ mod tests {
     }
 
     /// The same outputs as the rows' REDC on products, (N - 1)^2, 0, T mod R = 0, products
-    /// with N - 1 and T = N (q = 1: a high half of 0), for s from 128 to 256 (two to five
+    /// with N - 1 and T = N (q = 1: a high half of 0), for s from 96 to 256 (three to five
     /// splits, odd lengths below), odd s and s off the multiples of 8 (rn > s), and the edge
     /// moduli, on constant- and variable-time rows.
     #[test]
@@ -575,13 +597,18 @@ mod tests {
         }
     }
 
-    /// The squarings and products that reduce here (on either rows, from `MIN_LIMBS`) equal
-    /// the portable CIOS rounds: both sides of `MIN_LIMBS`, odd and even lengths off the
-    /// multiples of 8, and 197 limbs.
+    /// The squarings and products that reduce here (from `MIN_LIMBS` on variable-time rows,
+    /// from `CT_MIN_LIMBS` on constant-time ones) equal the portable CIOS rounds: both sides of
+    /// both thresholds, odd and even lengths off the multiples of 8, and 197 limbs.
     #[test]
     fn products_equal_cios_rounds() {
         let mut seed = 0x7265_6463_5f6e_0004;
-        for s in [MIN_LIMBS - 1, MIN_LIMBS, MIN_LIMBS + 1, MIN_LIMBS + 2, 197] {
+        let around = |m: usize| [m - 1, m, m + 1, m + 2];
+        for s in around(MIN_LIMBS)
+            .into_iter()
+            .chain(around(CT_MIN_LIMBS))
+            .chain([197])
+        {
             for n in limb::edge_moduli(&mut seed, s) {
                 let p = MontParams::from_limbs(&n).unwrap();
                 let nb = from_limbs(&n);

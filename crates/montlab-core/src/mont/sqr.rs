@@ -20,9 +20,10 @@
 //! from [`adx::MIN_LIMBS`] limbs on CPUs with BMI2/ADX the assembly row of [`adx`]. Timing: no
 //! branch on operand values (the final subtraction is a mask select), but for
 //! `mont_sqr_vartime_into` (below). From [`karatsuba::SQR_MIN_LIMBS`] the square splits
-//! ([`karatsuba::sqr`]), and where [`redc_n::applies`] (from 128 limbs) the reduction is
-//! sub-quadratic ([`redc_n`], the same output). `mont_sqr_vartime_into`, for variable-time
-//! callers, runs those two on `VarTime` rows (`mont::vartime`). Left out: lazy reduction.
+//! ([`karatsuba::sqr`]), and from [`redc_n::CT_MIN_LIMBS`] limbs the reduction is sub-quadratic
+//! ([`redc_n`], the same output). `mont_sqr_vartime_into`, for variable-time callers, runs
+//! those two on `VarTime` rows (`mont::vartime`), where the reduction is sub-quadratic from
+//! [`redc_n::MIN_LIMBS`]. Left out: lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
 use crate::mont::vartime::VarTime;
@@ -62,7 +63,7 @@ pub(crate) fn reduce(
     rows: impl Rows,
 ) {
     let (n, s) = (params.modulus(), params.s());
-    if redc_n::applies(s) {
+    if redc_n::applies_on(s, rows) {
         redc_n::redc(n, params.redc_n(), w, out, sc, rows);
     } else {
         redc::<0>(n, params.n0_inv(), w, out, rows);
