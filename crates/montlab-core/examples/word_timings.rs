@@ -9,9 +9,10 @@
 //! - exponentiations (exponent as long as N): `cios` + `sqr` (left out above 8192 bits),
 //!   IFMA, the spectral kernel (`FastModulus` with `spectral_pow_bits = 0`), and
 //!   `FastModulus::pow` as dispatched by the generic table (`*` where not on IFMA);
-//! - reductions of a product T < R N (2 s limbs): the REDC rows against the sub-quadratic
-//!   `mont::redc_n` where it applies (from `redc_n::MIN_LIMBS` limbs), best of the rounds,
-//!   with their ratio.
+//! - reductions of a product T < R N (2 s limbs): the constant-time REDC rows against the
+//!   sub-quadratic `mont::redc_n` on the same rows where it has its constants (from
+//!   `redc_n::MIN_LIMBS` limbs; the constant-time calls reduce by it from
+//!   `redc_n::CT_MIN_LIMBS`), best of the rounds, with their ratio.
 //!
 //! Prints "-" for IFMA on a CPU without it.
 

@@ -31,13 +31,13 @@ use crate::params::MontParams;
 /// have the constants ([`Consts`]); below, the rows. Chosen on the variable-time MULX/ADX rows
 /// of a Zen 3, each reduction of one product timed alone (best of 500 rounds, two runs): this
 /// reduction took 1.01–1.03 of the rows' time at 64 limbs, 1.01 at 72, 0.99–1.02 at 80, 0.98
-/// at 88, 0.87–0.90 at 96 and 0.82–0.83 at 128.
+/// at 88, 0.87–0.97 at 96 to 113 and 0.82–0.85 at 127 to 129.
 pub const MIN_LIMBS: usize = 96;
 
 /// Moduli of this many limbs or more reduce here on the constant-time rows. Chosen as
 /// [`MIN_LIMBS`], on the constant-time ADX rows: 1.16 of the rows' time at 64 and 72 limbs,
-/// 1.11 at 80, 1.10 at 88, 1.01 at 96 and 0.92 at 128 (the reductions table of
-/// `examples/word_timings.rs` times these rows).
+/// 1.11 at 80, 1.10 at 88, 1.01–1.19 at 96 to 113 and 0.92–0.93 at 127 and 128 (the
+/// reductions table of `examples/word_timings.rs` times these rows).
 pub const CT_MIN_LIMBS: usize = 128;
 
 /// Short products of fewer limbs run as one triangle of rows.
