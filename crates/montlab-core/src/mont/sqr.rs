@@ -431,8 +431,17 @@ pub(crate) fn redc<const S: usize>(
     // 5. t = high half + parked carries < 2N: at most one carry out of s limbs.
     let (carries, high) = w.split_at_mut(s);
     let c = rows.add_assign_n(high, carries, 0);
-    // 6. Final subtraction, branch-free, as in CIOS (`limb::ct_reduce_once` on the rows'
-    //    subtraction pass).
+    // 6. Final subtraction: on variable-time rows by a comparison (from the top limb, where it
+    //    almost always ends) and a branch; else branch-free, as in CIOS (`limb::ct_reduce_once`
+    //    on the rows' subtraction pass).
+    if rows.variable_time() {
+        if c == 1 || limb::cmp(high, n).is_ge() {
+            rows.sub_n(out, high, n, 0);
+        } else {
+            out.copy_from_slice(high);
+        }
+        return;
+    }
     let borrow = rows.sub_n(out, high, n, 0);
     limb::ct_select_assign(out, high, (c ^ 1) & borrow);
 }
@@ -440,7 +449,55 @@ pub(crate) fn redc<const S: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bigarith::from_limbs;
     use crate::mont::cios;
+    use num_bigint::BigUint;
+
+    fn rows_redc(rows: impl Rows, name: &str) {
+        let mut seed = 0x7265_6463_5f72_6f77;
+        for s in [1, 2, 3, 15, 16, 17, 24, 32, 48, 64, 65, 96] {
+            for n in limb::edge_moduli(&mut seed, s) {
+                let p = MontParams::from_limbs(&n).unwrap();
+                let (nb, r) = (from_limbs(&n), BigUint::from(1u8) << (64 * s));
+                let limbs_of = |b: &BigUint| {
+                    let mut d = b.to_u64_digits();
+                    d.resize(2 * s, 0);
+                    d
+                };
+                let x = from_limbs(&limb::xorshift_limbs(&mut seed, s)) % &nb;
+                // 0; N and N (R - 1) (t = N: out 0); (N - 1)^2; a product; R N - 1 (t near 2 N,
+                // a carry out of s limbs when N is near R).
+                let cases = [
+                    BigUint::from(0u8),
+                    nb.clone(),
+                    &nb * (&r - 1u8),
+                    (&nb - 1u8) * (&nb - 1u8),
+                    &x * (&nb - 1u8),
+                    &r * &nb - 1u8,
+                ];
+                for (case, t) in cases.iter().enumerate() {
+                    let mut w = limbs_of(t);
+                    let mut out = vec![Limb::MAX; s];
+                    redc::<0>(&n, p.n0_inv(), &mut w, &mut out, rows);
+                    let got = from_limbs(&out);
+                    assert!(got < nb, "{name} s {s} case {case}: not reduced");
+                    assert_eq!(got * &r % &nb, t % &nb, "{name} s {s} case {case}");
+                }
+            }
+        }
+    }
+
+    /// The rows' REDC, its final subtraction branch-free or (variable-time rows) by a branch,
+    /// is T R^-1 mod N, fully reduced, on the edge moduli at both ends of that subtraction.
+    #[test]
+    fn rows_redc_reduces_fully() {
+        rows_redc(Portable, "portable");
+        rows_redc(VarTime(Portable), "portable vt");
+        if adx::adx_or_skip("rows redc on ADX rows") {
+            rows_redc(adx::Adx::new().expect("checked"), "adx");
+            rows_redc(VarTime(adx::Adx::new().expect("checked")), "adx vt");
+        }
+    }
 
     #[test]
     fn matches_cios_product_with_itself() {

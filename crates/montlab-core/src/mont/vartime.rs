@@ -7,10 +7,11 @@
 //! (one pass, not two and a select) and adds its interpolation's carries where they fall, and
 //! the sub-quadratic REDC ([`crate::mont::redc_n`]) stops each small carry where it ends, skips
 //! the W^h + 1 residue's top-bit correction when both top bits are clear and adds N back by a
-//! branch, as GMP's `mpn_toom22_mul`, `MPN_INCR_U` and `mpn_redc_n`. Results are the same as on
-//! the wrapped rows. Timing: branches on values. The constant-time entries (`mont_mul_into`,
-//! `mont_sqr_into`, `mont_redc_into`, and so `pow_sec` and `pow_crt`) pass a literal `false` to
-//! their dispatch and run on the plain [`crate::mont::sqr::Portable`] or
+//! branch, as GMP's `mpn_toom22_mul`, `MPN_INCR_U` and `mpn_redc_n`; the rows' REDC
+//! ([`crate::mont::sqr`]) takes its final subtraction by a comparison and a branch. Results
+//! are the same as on the wrapped rows. Timing: branches on values. The constant-time entries
+//! (`mont_mul_into`, `mont_sqr_into`, `mont_redc_into`, and so `pow_sec` and `pow_crt`) pass a
+//! literal `false` to their dispatch and run on the plain [`crate::mont::sqr::Portable`] or
 //! [`crate::mont::adx::Adx`] rows; the taint harness checks the portable ones. A method added
 //! to [`Rows`] must be forwarded here, or an override of the ADX rows is lost under `VarTime`.
 
