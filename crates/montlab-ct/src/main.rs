@@ -117,12 +117,13 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
     }
 }
 
-/// The sub-quadratic REDC on s = `redc_n::MIN_LIMBS` (two splits), one limb more (odd: the
-/// wrapped product longer than s, an odd short product) and 2 `MIN_LIMBS` limbs, for a random
-/// N and N = W^s - 1 (public): T = x y for random x, y < N and T = (N - 1)^2, marked secret;
-/// checked as out R = T mod N on public copies.
+/// The sub-quadratic REDC on s = `redc_n::CT_MIN_LIMBS` (where the constant-time calls start
+/// to use it: four splits), one limb more (odd: the wrapped product longer than s, an odd
+/// short product) and 2 `CT_MIN_LIMBS` limbs, for a random N and N = W^s - 1 (public):
+/// T = x y for random x, y < N and T = (N - 1)^2, marked secret; checked as out R = T mod N
+/// on public copies.
 fn redc_n(kernel: &str, seed: &mut u64) {
-    let t = montlab_core::mont::redc_n::MIN_LIMBS;
+    let t = montlab_core::mont::redc_n::CT_MIN_LIMBS;
     for s in [t, t + 1, 2 * t] {
         let mut random = limbs(seed, s);
         random[0] |= 1;
