@@ -9,10 +9,10 @@
 //! - exponentiations (exponent as long as N): `cios` + `sqr` (left out above 8192 bits),
 //!   IFMA, the spectral kernel (`FastModulus` with `spectral_pow_bits = 0`), and
 //!   `FastModulus::pow` as dispatched by the generic table (`*` where not on IFMA);
-//! - reductions of a product T < R N (2 s limbs): the constant-time REDC rows against the
-//!   sub-quadratic `mont::redc_n` on the same rows where it has its constants (from
-//!   `redc_n::MIN_LIMBS` limbs; the constant-time calls reduce by it from
-//!   `redc_n::CT_MIN_LIMBS`), best of the rounds, with their ratio.
+//! - reductions of a product T < R N (2 s limbs): the REDC rows against the sub-quadratic
+//!   `mont::redc_n` on the same rows where it has its constants (from `redc_n::MIN_LIMBS`
+//!   limbs), on the constant-time rows (which reduce by it from `redc_n::CT_MIN_LIMBS`) and on
+//!   the variable-time ones (from `redc_n::MIN_LIMBS`), best of the rounds, with their ratios.
 //!
 //! Prints "-" for IFMA on a CPU without it.
 
@@ -239,13 +239,18 @@ fn main() {
 }
 
 /// The reductions table: rows against `redc_n` on the product x y (each call copies it in
-/// first, as the rows clobber it), the best of 25 alternating rounds (the least disturbed:
-/// the two differ by less than the medians' spread on a shared machine).
+/// first, as the rows clobber it), on the constant-time rows and on the variable-time ones, the
+/// best of 25 alternating rounds (the least disturbed: the two differ by less than the medians'
+/// spread on a shared machine).
 fn reductions(cases: &[Case]) {
     println!(
-        "\n{:>6} {:>12} {:>12} {:>10}",
-        "bits", "rows redc", "redc_n", "n / rows"
+        "\n{:>6} {:>12} {:>12} {:>10} {:>12} {:>12} {:>10}",
+        "bits", "rows redc", "redc_n", "n / rows", "rows vt", "redc_n vt", "n / rows"
     );
+    type Redc = fn(&MontParams, &[u64], &mut [u64], &mut [u64]);
+    type RowsRedc = fn(&MontParams, &mut [u64], &mut [u64]);
+    let rows: [RowsRedc; 2] = [sqr::rows_redc_into, sqr::rows_redc_vartime_into];
+    let subq: [Redc; 2] = [redc_n::redc_into, redc_n::redc_vartime_into];
     for c in cases {
         let s = c.word.s();
         let reps = product_reps(c.bits);
@@ -255,34 +260,37 @@ fn reductions(cases: &[Case]) {
         let mut product = (bigarith::from_limbs(&c.x) * bigarith::from_limbs(&c.y)).to_u64_digits();
         product.resize(2 * s, 0);
         let applies = redc_n::applies(s);
-        if applies {
-            let mut a = vec![0; s];
-            sqr::rows_redc_into(&c.word, &mut product.clone(), &mut a);
-            redc_n::redc_into(&c.word, &product, &mut out, &mut sc);
-            assert_eq!(a, out, "reductions disagree at {} bits", c.bits);
-        }
-        let (mut tr, mut tn) = (vec![], vec![]);
-        for _ in 0..25 {
-            tr.push(once(reps, || {
-                t.copy_from_slice(&product);
-                sqr::rows_redc_into(&c.word, &mut t, &mut out);
-            }));
+        let mut line = format!("{:>6}", c.bits);
+        for (rows, subq) in rows.iter().zip(subq) {
             if applies {
-                tn.push(once(reps, || {
-                    t.copy_from_slice(&product);
-                    redc_n::redc_into(&c.word, &t, &mut out, &mut sc);
-                }));
+                let mut a = vec![0; s];
+                rows(&c.word, &mut product.clone(), &mut a);
+                subq(&c.word, &product, &mut out, &mut sc);
+                assert_eq!(a, out, "reductions disagree at {} bits", c.bits);
             }
+            let (mut tr, mut tn) = (vec![], vec![]);
+            for _ in 0..25 {
+                tr.push(once(reps, || {
+                    t.copy_from_slice(&product);
+                    rows(&c.word, &mut t, &mut out);
+                }));
+                if applies {
+                    tn.push(once(reps, || {
+                        t.copy_from_slice(&product);
+                        subq(&c.word, &t, &mut out, &mut sc);
+                    }));
+                }
+            }
+            let best = |v: Vec<f64>| v.into_iter().fold(f64::INFINITY, f64::min);
+            let (r, n) = (best(tr), (!tn.is_empty()).then(|| best(tn)));
+            line += &format!(
+                " {:>12} {:>12} {:>10}",
+                us(r),
+                n.map_or("-".into(), us),
+                n.map_or("-".into(), |n| format!("{:.2}", n / r))
+            );
         }
-        let best = |v: Vec<f64>| v.into_iter().fold(f64::INFINITY, f64::min);
-        let (r, n) = (best(tr), (!tn.is_empty()).then(|| best(tn)));
-        println!(
-            "{:>6} {:>12} {:>12} {:>10}",
-            c.bits,
-            us(r),
-            n.map_or("-".into(), us),
-            n.map_or("-".into(), |n| format!("{:.2}", n / r))
-        );
+        println!("{line}");
     }
 }
 

@@ -25,28 +25,33 @@
 use crate::limb::{self, adc, Limb};
 use crate::mont::karatsuba;
 use crate::mont::sqr::{Portable, Rows};
+use crate::mont::vartime::VarTime;
 use crate::params::MontParams;
 
 /// Moduli of this many limbs or more reduce here on variable-time rows (`mont::vartime`), and
-/// have the constants ([`Consts`]); below, the rows. Chosen on the variable-time MULX/ADX rows
-/// of a Zen 3, each reduction of one product timed alone (best of 500 rounds, two runs): this
-/// reduction took 1.01–1.03 of the rows' time at 64 limbs, 1.01 at 72, 0.99–1.02 at 80, 0.98
-/// at 88, 0.87–0.97 at 96 to 113 and 0.82–0.85 at 127 to 129.
+/// have the constants ([`Consts`]); below, the rows. Chosen with the reductions table of
+/// `examples/word_timings.rs` on the variable-time MULX/ADX rows of a Zen 3 (three runs): this
+/// reduction took 0.91–0.95 of the rows' time at 96 limbs, 0.85–0.92 at 104 to 120 and
+/// 0.84–0.86 at 128; with this threshold lowered to 64 (two runs), 1.03–1.14 at 64 to 88.
 pub const MIN_LIMBS: usize = 96;
 
 /// Moduli of this many limbs or more reduce here on the constant-time rows. Chosen as
-/// [`MIN_LIMBS`], on the constant-time ADX rows: 1.16 of the rows' time at 64 and 72 limbs,
-/// 1.11 at 80, 1.10 at 88, 1.01–1.19 at 96 to 113 and 0.92–0.93 at 127 and 128 (the
-/// reductions table of `examples/word_timings.rs` times these rows).
+/// [`MIN_LIMBS`], on the constant-time ADX rows: 1.00–1.14 of the rows' time at 96 and 104
+/// limbs, 0.94–1.06 at 112 and 120, 0.90–0.91 at 128 and 0.94–1.03 at 129 (1.11–1.47 at 64 to
+/// 88).
 pub const CT_MIN_LIMBS: usize = 128;
+
+// The constants exist wherever either kind of rows reduces here.
+const _: () = assert!(MIN_LIMBS < CT_MIN_LIMBS);
 
 /// Short products of fewer limbs run as one triangle of rows.
 const MULLO_SPLIT: usize = 64;
 
 /// Products mod W^n - 1 of fewer limbs (or odd counts) are a full product, folded. Splitting
-/// down to 16 limbs (GMP's `MULMOD_BNM1_THRESHOLD` is 14 on Zen 3) took the product mod
-/// W^128 - 1 from 2.84 to 2.67 µs and this REDC at 128 limbs from 6.70 to 6.52 µs on the
-/// variable-time ADX rows, against 2.68 and 6.51 µs splitting down to 32 and 24 limbs.
+/// below 64 limbs took the product mod W^128 - 1 from 2.84 to 2.67–2.68 µs and this REDC at
+/// 128 limbs from 6.70 to 6.51–6.52 µs on the variable-time ADX rows (each timed alone in a
+/// test build, best of 1500 rounds), alike down to 32, 24 or 16 limbs; 16 as GMP's
+/// `MULMOD_BNM1_THRESHOLD` (14 on Zen 3).
 const BNM1_SPLIT: usize = 16;
 
 /// The larger of `a` and `b` in a `const fn` (`Ord::max` is not one).
@@ -426,12 +431,26 @@ pub(crate) fn redc(
 /// # Panics
 /// If [`applies`] is false for N's limb count, or a length is wrong.
 pub fn redc_into(params: &MontParams, t: &[Limb], out: &mut [Limb], sc: &mut [Limb]) {
+    redc_on(params, t, out, sc, false);
+}
+
+/// [`redc_into`] on the variable-time rows of the variable-time calls (`VarTime` on MULX/ADX,
+/// the plain rows elsewhere), which reduce here from [`MIN_LIMBS`]. Branches on values.
+///
+/// # Panics
+/// As [`redc_into`].
+pub fn redc_vartime_into(params: &MontParams, t: &[Limb], out: &mut [Limb], sc: &mut [Limb]) {
+    redc_on(params, t, out, sc, true);
+}
+
+fn redc_on(params: &MontParams, t: &[Limb], out: &mut [Limb], sc: &mut [Limb], vartime: bool) {
     let (n, s) = (params.modulus(), params.s());
     assert!(
         sc.len() >= scratch_len(s),
         "redc_n: scratch of scratch_len(s)"
     );
     match crate::mont::adx::Adx::for_limbs(s) {
+        Some(adx) if vartime => redc(n, params.redc_n(), t, out, sc, VarTime(adx)),
         Some(adx) => redc(n, params.redc_n(), t, out, sc, adx),
         None => redc(n, params.redc_n(), t, out, sc, Portable),
     }
@@ -464,7 +483,6 @@ mod tests {
     use super::*;
     use crate::bigarith::from_limbs;
     use crate::mont::sqr;
-    use crate::mont::vartime::VarTime;
     use crate::mont::{adx, cios};
     use num_bigint::BigUint;
 
@@ -531,6 +549,33 @@ mod tests {
         if adx::adx_or_skip("redc_n on ADX rows") {
             parts(adx::Adx::new().expect("checked"), "adx");
             parts(VarTime(adx::Adx::new().expect("checked")), "adx vt");
+        }
+    }
+
+    /// Variable-time rows reduce here from `MIN_LIMBS`, constant-time ones from
+    /// `CT_MIN_LIMBS`, and the constants and the squarings' scratch exist for both.
+    #[test]
+    fn thresholds_by_rows() {
+        let adx = adx::available().then(|| adx::Adx::new().expect("checked"));
+        for (s, vt, ct) in [
+            (MIN_LIMBS - 1, false, false),
+            (MIN_LIMBS, true, false),
+            (CT_MIN_LIMBS - 1, true, false),
+            (CT_MIN_LIMBS, true, true),
+        ] {
+            assert_eq!(applies_on(s, VarTime(Portable)), vt, "vartime s {s}");
+            assert_eq!(applies_on(s, Portable), ct, "portable s {s}");
+            if let Some(adx) = adx {
+                assert_eq!(applies_on(s, VarTime(adx)), vt, "adx vartime s {s}");
+                assert_eq!(applies_on(s, adx), ct, "adx s {s}");
+            }
+            assert_eq!(applies(s), vt, "constants s {s}");
+            if vt {
+                assert!(
+                    sqr::reduce_scratch_len(s, 0) >= scratch_len(s),
+                    "scratch s {s}"
+                );
+            }
         }
     }
 

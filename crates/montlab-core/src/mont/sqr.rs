@@ -150,9 +150,24 @@ pub fn mont_redc_into(params: &MontParams, a: &[Limb], out: &mut [Limb], w: &mut
 /// # Panics
 /// If `t` is not 2 s limbs or `out` not s.
 pub fn rows_redc_into(params: &MontParams, t: &mut [Limb], out: &mut [Limb]) {
+    rows_redc_on(params, t, out, false);
+}
+
+/// [`rows_redc_into`] on the variable-time rows of `mont_sqr_vartime_into` (`VarTime` on
+/// MULX/ADX, the plain rows elsewhere): the baseline of [`redc_n::redc_vartime_into`] in
+/// `examples/word_timings.rs`. Branches on values.
+///
+/// # Panics
+/// As [`rows_redc_into`].
+pub fn rows_redc_vartime_into(params: &MontParams, t: &mut [Limb], out: &mut [Limb]) {
+    rows_redc_on(params, t, out, true);
+}
+
+fn rows_redc_on(params: &MontParams, t: &mut [Limb], out: &mut [Limb], vartime: bool) {
     let (n, s) = (params.modulus(), params.s());
     assert!(t.len() == 2 * s && out.len() == s, "redc: lengths 2 s, s");
     match adx::Adx::for_limbs(s) {
+        Some(adx) if vartime => redc::<0>(n, params.n0_inv(), t, out, VarTime(adx)),
         Some(adx) => redc::<0>(n, params.n0_inv(), t, out, adx),
         None => redc::<0>(n, params.n0_inv(), t, out, Portable),
     }
