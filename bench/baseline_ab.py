@@ -36,6 +36,7 @@ from typing import Any
 from record import write_record
 
 #: (method, bits).
+METHODS = ("pow", "pow_sec", "mul", "residue")
 CASES = [
     *(("pow", b) for b in (1024, 2048, 3072, 4096, 6144, 8192, 12288)),
     *(("pow_sec", b) for b in (1024, 2048, 4096, 8192)),
@@ -96,7 +97,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     from record import axes, save_plot
 
     fig, ax = axes()
-    for method in ("pow", "pow_sec", "mul", "residue"):
+    for method in METHODS:
         sel = [r for r in rows if r["method"] == method]
         if not sel:
             continue
@@ -118,15 +119,19 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--calls", type=int, default=20, help="interleaved pairs per round")
     ap.add_argument("--methods", help="only these methods (comma-separated; default all)")
-    ap.add_argument("--sizes", help="these sizes in bits for each method, not the default cases")
+    ap.add_argument(
+        "--sizes",
+        type=lambda text: [int(b) for b in text.split(",")],
+        help="these sizes in bits for each method, not the default cases (comma-separated)",
+    )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    methods = args.methods.split(",") if args.methods else ["pow", "pow_sec", "mul", "residue"]
-    unknown = set(methods) - {"pow", "pow_sec", "mul", "residue"}
+    methods = args.methods.split(",") if args.methods else list(METHODS)
+    unknown = set(methods) - set(METHODS)
     if unknown:
         raise SystemExit(f"unknown methods: {', '.join(sorted(unknown))}")
     if args.sizes:
-        cases = [(m, int(b)) for m in methods for b in args.sizes.split(",")]
+        cases = [(m, b) for m in methods for b in args.sizes]
     else:
         cases = [(m, b) for m, b in CASES if m in methods]
     import montlab._native as ours

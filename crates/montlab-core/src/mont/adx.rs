@@ -13,8 +13,8 @@
 //! assembly loop (the square's, one per row length mod 8), or for s = 16, 24, 32, 48, 64 and
 //! 96 (1024- to 6144-bit moduli, and the halves of the split products and squares above them)
 //! rows whose length is written into the text: no branch within a row, and for s = 16, 24, 32
-//! and 48 the square written out whole ([`Adx::square_straight`]). `karatsuba` adds and subtracts with
-//! [`Adx::add_n`], [`Adx::sub_n`] and their in-place forms (plain ADC/SBB chains, four limbs a
+//! and 48 the square written out whole ([`Adx::square_straight`]). `karatsuba` adds and
+//! subtracts with [`Adx::add_n`], [`Adx::sub_n`] and their in-place forms (plain ADC/SBB chains, four limbs a
 //! step, as GMP's `mpn_add_n`).
 //!
 //! Word size 64, radix 2^64. A row of a loop whose lengths agree mod 8 runs `len mod 8` limbs
@@ -815,17 +815,14 @@ impl Adx {
         }
     }
 
-    /// [`Adx::square`] for s = 16, 24, 32 and 48, written out: the s - 1 cross-product rows in order,
-    /// each carry stored at the limb past its row (no row has written it yet), then the s
-    /// diagonal pairs. Other lengths return false. `w` is 2 s limbs ([`Adx::square`] checks
+    /// [`Adx::square`] for s = 16, 24, 32 and 48, written out: the s - 1 cross-product rows in
+    /// order, each carry stored at the limb past its row (no row has written it yet), then the
+    /// s diagonal pairs. Other lengths return false. `w` is 2 s limbs ([`Adx::square`] checks
     /// it).
     fn square_straight(self, x: &[Limb], w: &mut [Limb]) -> bool {
         let s = x.len();
-        if ![16, 24, 32, 48].contains(&s) {
-            return false;
-        }
         // Row 0 writes limbs 1 to s and every later row's carry a limb of its own: only the
-        // two ends start at 0.
+        // two ends start at 0 (for other lengths `square` clears all of w).
         (w[0], w[2 * s - 1]) = (0, 0);
         #[cfg(target_arch = "x86_64")]
         {
@@ -866,7 +863,7 @@ impl Adx {
                         p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p p
                         p p p p p p p p p p p p p
                     ),
-                    _ => unreachable!("adx: lengths checked above"),
+                    _ => return false,
                 }
             }
             debug_assert_eq!(left, 0, "adx: square carried out of 2 s limbs");

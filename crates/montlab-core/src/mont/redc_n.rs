@@ -388,7 +388,9 @@ pub(crate) fn redc(
     // q N = T mod W^s, so Y's low e limbs are T's: y - T[..e] = (Y - T[..e]) + H, whose low e
     // limbs are H (q N's limbs rn..2 s) and the rest Y's limbs e..rn (q N's limbs e..rn).
     let z = &mut sc[..rn];
-    z.fill(0);
+    if !rows.variable_time() {
+        z.fill(0); // the zero addend of the constant-time small carries (`sub_small`)
+    }
     let b1 = rows.sub_assign_n(&mut y[..e], &w[..e], 0);
     let borrow = if rn > e {
         sub_small(&mut y[e..], z, b1, rows)
