@@ -457,3 +457,145 @@ fn require_ifma_fails_when_the_kernels_are_off() {
     let (ok, text) = run(false);
     assert!(ok && text.contains("skipped"), "not required: {text}");
 }
+
+/// The value of an element's digits.
+fn digits_value(e: &amm::IfmaElem) -> BigUint {
+    e.digits()
+        .iter()
+        .rev()
+        .fold(BigUint::default(), |acc, &d| (acc << 52u32) + d)
+}
+
+/// The two-lane product (`amm_pair`) gives each lane's one-lane AMM, digit for digit, on
+/// pairs of moduli of one size (the interleaved core, up to `PAIR_MAX_VECS` vectors, and the
+/// one-lane fallback past it) and of two sizes (the fallback), with lazy edge operands (0, 1,
+/// N - 1, N, 2N - 1) in either lane; and the paired fixed window (`pow::pair`) gives
+/// num-bigint's powers for exponents of different lengths (the shorter padded with zero
+/// limbs), bases 0, 1, N - 1 and random ones.
+#[test]
+fn pair_matches_one_lane_products_and_num_bigint() {
+    if !amm::ifma_or_skip("pair_matches_one_lane_products_and_num_bigint") {
+        return;
+    }
+    let mut rng = Rng::new(
+        seed("pair_matches_one_lane_products_and_num_bigint"),
+        "pair",
+    );
+    let one = BigUint::one();
+    // Digit counts 1 to 8 vectors (k = 8 v - 1, 8 v, 8 v + 1) and RSA's halves.
+    let mut bits: Vec<u64> = vec![2, 64, 512, 1024, 1536, 2048, 2049, 3072];
+    for v in 1..=(amm::PAIR_MAX_VECS as u64 + 2) {
+        bits.extend([52 * (8 * v - 1) - 2, 52 * 8 * v - 2, 52 * (8 * v + 1) - 2]);
+    }
+    let pairs: Vec<(u64, u64)> = bits
+        .iter()
+        .map(|&b| (b, b))
+        .chain([(1024, 2048), (1023, 1025), (3072, 64)])
+        .collect();
+    for (b0, b1) in pairs {
+        let n = [random_modulus(&mut rng, b0), random_modulus(&mut rng, b1)];
+        if n.iter().any(|n| *n <= one) {
+            continue;
+        }
+        let k = [0, 1].map(|i| params(&n[i]).1.expect("IFMA present"));
+        let s = [0, 1].map(|i| params(&n[i]).0.s());
+        let ctx = format!("N0={:#x} N1={:#x}", n[0], n[1]);
+        let lazy = |i: usize| {
+            let n = &n[i];
+            [
+                BigUint::default(),
+                one.clone(),
+                n - 1u8,
+                n.clone(),
+                n * 2u8 - 1u8,
+            ]
+        };
+        let (l0, l1) = (lazy(0), lazy(1));
+        for (x0, y1) in l0.iter().zip(l1.iter().rev()) {
+            let ex = [k[0].lazy_elem(&limbs(x0)), k[1].lazy_elem(&limbs(y1))];
+            let ey = [
+                k[0].lazy_elem(&limbs(&rng.below(&n[0]))),
+                k[1].lazy_elem(&limbs(&(&n[1] * 2u8 - 1u8))),
+            ];
+            let mut want = ex.clone();
+            for i in 0..2 {
+                k[i].amm(&ex[i], &ey[i], &mut want[i]);
+            }
+            let mut got = ex.clone();
+            let [g0, g1] = &mut got;
+            amm::amm_pair([&k[0], &k[1]], [&ex[0], &ex[1]], [&ey[0], &ey[1]], [g0, g1]);
+            assert_eq!(got, want, "{ctx}: x0={x0:#x} x1={y1:#x}");
+            for i in 0..2 {
+                assert!(digits_value(&got[i]) < &n[i] * 2u8, "{ctx}: lane {i} >= 2N");
+            }
+        }
+        // Exponents: lane 0 one limb longer than lane 1 (N - 1's length plus one limb).
+        for base in [0usize, 1, 2, 3] {
+            let b = [0, 1].map(|i| match base {
+                0 => BigUint::default(),
+                1 => one.clone(),
+                2 => &n[i] - 1u8,
+                _ => rng.below(&n[i]),
+            });
+            let e = [
+                rng.below(&(&one << (64 * (s[0] as u64 + 1)))),
+                rng.below(&(&one << (64 * s[1] as u64 - 1))),
+            ];
+            let got = montlab_core::pow::pair::pow_sec_pair(
+                [&k[0], &k[1]],
+                [&padded(&b[0], s[0]), &padded(&b[1], s[1])],
+                [&limbs(&e[0]), &limbs(&e[1])],
+                Stop::never(),
+            )
+            .unwrap();
+            for i in 0..2 {
+                let want = padded(&b[i].modpow(&e[i], &n[i]), s[i]);
+                assert_eq!(got[i], want, "{ctx}: lane {i} b={:#x} e={:#x}", b[i], e[i]);
+            }
+        }
+    }
+}
+
+/// Constant-time batches on the IFMA kernel run in pairs on its two lanes where N has at most
+/// `PAIR_MAX_VECS` vectors (`FastModulus::pair_ifma`) and the batch has two items per worker:
+/// `pow_sec_many` (and `pow_many` beside it) against num-bigint with batches of odd and even
+/// counts (the last item alone), full, short and zero exponents padded to one length, and
+/// bases 0 and N - 1; at sizes on both sides of `PAIR_MAX_VECS`.
+#[test]
+fn batches_pair_up_on_the_two_lanes() {
+    if !amm::ifma_or_skip("batches_pair_up_on_the_two_lanes") {
+        return;
+    }
+    let mut rng = Rng::new(seed("batches_pair_up_on_the_two_lanes"), "pairs");
+    let one = BigUint::one();
+    let pair_bits = 52 * 8 * amm::PAIR_MAX_VECS as u64 - 2;
+    for bits in [600, 1024, 2048, pair_bits, pair_bits + 1] {
+        let n = random_modulus(&mut rng, bits);
+        let m = FastModulus::new(&limbs(&n)).unwrap();
+        assert_eq!(m.pair_ifma().is_some(), bits <= pair_bits, "bits={bits}");
+        let count = 2 * rayon::current_num_threads() + 3;
+        let mut bases: Vec<BigUint> = (0..count).map(|_| rng.below(&n)).collect();
+        bases[0] = BigUint::default();
+        bases[1] = &n - 1u8;
+        let mut exps: Vec<BigUint> = (0..count).map(|_| rng.below(&n)).collect();
+        exps[2] = BigUint::from(65_537u32);
+        exps[4] = BigUint::default();
+        exps[5] = &one << 200u32;
+        for len in [count, count - 1] {
+            let (b, e) = (&bases[..len], &exps[..len]);
+            let bl: Vec<Vec<u64>> = b.iter().map(limbs).collect();
+            let el: Vec<Vec<u64>> = e.iter().map(limbs).collect();
+            let got = m.pow_many(&bl, &el).unwrap();
+            let sec = m.pow_sec_many(&bl, &el, None).unwrap();
+            for i in 0..len {
+                let want = b[i].modpow(&e[i], &n);
+                assert_eq!(big(&got[i]), want, "pow_many bits={bits} [{i}] of {len}");
+                assert_eq!(
+                    big(&sec[i]),
+                    want,
+                    "pow_sec_many bits={bits} [{i}] of {len}"
+                );
+            }
+        }
+    }
+}

@@ -24,10 +24,14 @@
 //! (`vpmadd52luq`) go in before the shift, high halves (`vpmadd52huq`) after it. y_i comes
 //! from a scalar copy of lanes 0 and 1 (plus the few lane-0 and lane-1 products), so it does
 //! not wait for the vector shift, as in OpenSSL's `rsaz-*-avx512`. Up to 16 vectors a copy
-//! of the core compiled for each count keeps operands and accumulator in registers; above,
-//! one core with a run-time count keeps them in memory and runs two rounds per pass over
-//! them. A lane gains less than 2^54 + 2^12 a round (four 52-bit halves, and lane 0 the
-//! carry of the lane shifted out), so k <= 1023 rounds stay below 2^64. After the k rounds
+//! of the core compiled for each count keeps operands and accumulator in registers (from 7
+//! vectors on a leaner round: low halves straight into the accumulator, high halves into the
+//! shifted one, fewer operations for a longer chain); above, one core with a run-time count
+//! keeps them in memory and runs two rounds per pass over them. [`amm_pair`] runs two
+//! independent products (moduli of one digit count, up to [`PAIR_MAX_VECS`] vectors) with
+//! their lean rounds interleaved, so each one's serial chain hides behind the other's work.
+//! A lane gains less than 2^54 + 2^12 a round (four 52-bit halves, and lane 0 the carry of
+//! the lane shifted out), so k <= 1023 rounds stay below 2^64. After the k rounds
 //! one lane-wise carry pass leaves digits < 2^52 + 2^12; the remaining ripples (a carry into
 //! a digit 2^52 - 1) are resolved with generate/propagate lane masks and scalar additions.
 //!
@@ -36,7 +40,8 @@
 //! and stores of whole 64-byte blocks.
 //!
 //! Timing: no branch or address depends on element values (the final subtraction is a masked
-//! select), so [`crate::pow::fixed::pow_sec_with`] runs on this kernel as a [`CtKernel`].
+//! select; a table entry is read by a vector scan of the whole table under masks), so
+//! [`crate::pow::fixed::pow_sec_with`] and [`crate::pow::pair`] run on this kernel.
 //! valgrind has no AVX-512, so the taint test (`crates/montlab-ct`) cannot run it; the dudect
 //! check (`bench/dudect.py --kernels amm_pow_sec`) measures it. Left out: a dedicated squaring,
 //! subquadratic products, moduli above [`MAX_BITS`], and targets other than x86-64 (where
@@ -48,7 +53,7 @@ use num_bigint::BigUint;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::params::OddModulus;
-use crate::pow::fixed::{self, CtKernel};
+use crate::pow::fixed::CtKernel;
 use crate::pow::MontKernel;
 
 /// Digit mask 2^52 - 1.
@@ -182,23 +187,40 @@ impl IfmaParams {
         }
     }
 
-    /// The constants of an odd N > 1 of exactly `s` limbs (top limb possibly zero) computed
-    /// without a branch or index on N, for secret moduli (RSA's p and q, `pow::crt`): k from
-    /// the public 64 s bits, R mod N and R^2 mod N by modular doublings
-    /// ([`limb::ct_double_mod`]). `None` as for [`IfmaParams::new`].
+    /// The constants of an odd N > 1 of exactly `s` limbs, its top limb nonzero (s, the limb
+    /// count, is public), computed without a branch or index on N, for secret moduli (RSA's p
+    /// and q, `pow::crt`): k from the public 64 s bits; R mod N by 52 k - 64 (s - 1) modular
+    /// doublings ([`limb::ct_double_mod`]) of 2^(64 (s - 1)) < N; R^2 mod N = 2^(52 k) R mod N
+    /// by left-to-right binary exponentiation of 2R mod N (about log2(52 k) AMMs, the bits of
+    /// 52 k public). `None` as for [`IfmaParams::new`].
     #[must_use]
     pub(crate) fn new_ct(n: &[Limb]) -> Option<Self> {
         let s = n.len();
+        debug_assert!(s >= 1 && n[0] & 1 == 1 && n[s - 1] != 0 && (s > 1 || n[0] > 1));
         let k = (64 * s + 2).div_ceil(52);
         if !available() || k > MAX_DIGITS {
             return None;
         }
         let mut x = vec![0; s];
-        x[0] = 1;
-        limb::ct_double_mod(&mut x, n, 52 * k);
+        x[s - 1] = 1;
+        limb::ct_double_mod(&mut x, n, 52 * k - 64 * (s - 1));
         let r = x.clone();
-        limb::ct_double_mod(&mut x, n, 52 * k);
-        Some(Self::from_parts(n.to_vec(), k, &r, &x))
+        limb::ct_double_mod(&mut x, n, 1);
+        // R^2 mod N is a placeholder until the exponentiation below, which does not read it.
+        let mut params = Self::from_parts(n.to_vec(), k, &r, &r);
+        let two = params.wrap(&x);
+        let e = 52 * k;
+        let (mut acc, mut tmp) = (two.clone(), two.clone());
+        for i in (0..e.ilog2()).rev() {
+            params.amm(&acc, &acc, &mut tmp);
+            core::mem::swap(&mut acc, &mut tmp);
+            if (e >> i) & 1 == 1 {
+                params.amm(&acc, &two, &mut tmp);
+                core::mem::swap(&mut acc, &mut tmp);
+            }
+        }
+        params.r2 = params.wrap(&params.reduce(&acc));
+        Some(params)
     }
 
     /// Digit count k; R = 2^(52 k).
@@ -396,6 +418,67 @@ fn neg_inv_mod_2_64(n0: u64) -> u64 {
     inv.wrapping_neg()
 }
 
+/// Most vectors per number of the two-lane core: above, two products' registers no longer fit
+/// and the two-lane core is slower than two one-lane products (measured on an AMD Zen 4: 0.81
+/// of their time at 3 vectors, 0.89-0.91 at 5 and 6, 1.0-1.1 from 8).
+pub const PAIR_MAX_VECS: usize = 6;
+
+/// Two independent AMMs, `out[i] = a[i] b[i] R^-1 mod N_i` up to one N_i, each as
+/// [`IfmaParams::amm`]. Where the two moduli have the same digit count k and at most
+/// [`PAIR_MAX_VECS`] vectors, their rounds run interleaved in one core (each product's serial
+/// quotient chain hides behind the other's lane products); otherwise one after the other.
+/// The result is the same either way, and so is the path taken for given lengths.
+///
+/// # Panics
+/// As [`IfmaParams::amm`].
+pub fn amm_pair(
+    p: [&IfmaParams; 2],
+    a: [&IfmaElem; 2],
+    b: [&IfmaElem; 2],
+    out: [&mut IfmaElem; 2],
+) {
+    let [o0, o1] = out;
+    let l = p[0].vecs();
+    if p[0].k != p[1].k || p[1].vecs() != l || l > PAIR_MAX_VECS {
+        p[0].amm(a[0], b[0], o0);
+        p[1].amm(a[1], b[1], o1);
+        return;
+    }
+    let lens_ok = (0..2).all(|i| a[i].d.len() == l && b[i].d.len() == l);
+    assert!(
+        available() && lens_ok && o0.d.len() == l && o1.d.len() == l && p[0].k <= LANES * l,
+        "amm: CPU without AVX-512 IFMA, or element lengths differ from the modulus",
+    );
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! fixed {
+            ($($v:literal)*) => {
+                match l {
+                    $($v => {
+                        let arr = |i: usize| {
+                            (as_arr::<$v>(&a[i].d), as_arr::<$v>(&b[i].d), as_arr::<$v>(&p[i].n))
+                        };
+                        let ((a0, b0, n0), (a1, b1, n1)) = (arr(0), arr(1));
+                        let o0: &mut [Block; $v] = (&mut o0.d[..]).try_into().expect("length checked");
+                        let o1: &mut [Block; $v] = (&mut o1.d[..]).try_into().expect("length checked");
+                        // SAFETY: `available()` returned true above, so the CPU runs every
+                        // instruction the core is compiled for; all arrays have $v blocks.
+                        unsafe {
+                            simd::amm2_core::<$v, 2>(
+                                [a0, a1], [b0, b1], [n0, n1], [p[0].k0, p[1].k0], p[0].k, [o0, o1],
+                            )
+                        }
+                    })*
+                    _ => unreachable!("1 <= l <= PAIR_MAX_VECS = 6 here"),
+                }
+            };
+        }
+        fixed!(1 2 3 4 5 6);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    unreachable!("available() is false off x86-64: {:?}", (a, b, o0, o1));
+}
+
 /// The AMM on checked lengths: the safe boundary around the vector core.
 fn amm(p: &IfmaParams, a: &[Block], b: &[Block], out: &mut [Block]) {
     let l = p.n.len();
@@ -444,279 +527,7 @@ fn as_arr<const V: usize>(x: &[Block]) -> &[Block; V] {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod simd {
-    use core::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_alignr_epi64, _mm512_and_si512, _mm512_castsi512_si128,
-        _mm512_cmpeq_epu64_mask, _mm512_cmpgt_epu64_mask, _mm512_load_si512, _mm512_madd52hi_epu64,
-        _mm512_madd52lo_epu64, _mm512_mask_add_epi64, _mm512_maskz_srli_epi64, _mm512_set1_epi64,
-        _mm512_setzero_si512, _mm512_srli_epi64, _mm512_store_si512, _mm_cvtsi128_si64,
-        _mm_extract_epi64,
-    };
-
-    use super::{Block, LANES, MASK52, MAX_VECS};
-
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn load(b: &Block) -> __m512i {
-        // SAFETY: `b` is a valid reference to 64 bytes aligned to 64 (`Block`'s layout).
-        unsafe { _mm512_load_si512(b.0.as_ptr().cast()) }
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn store(b: &mut Block, v: __m512i) {
-        // SAFETY: as in `load`, and the reference is unique.
-        unsafe { _mm512_store_si512(b.0.as_mut_ptr().cast(), v) }
-    }
-
-    /// k AMM rounds and the final normalisation, `V` vectors per number.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn amm_core<const V: usize>(
-        a: &[Block; V],
-        b: &[Block; V],
-        n: &[Block; V],
-        k0: u64,
-        k: usize,
-        out: &mut [Block; V],
-    ) {
-        let zero = _mm512_setzero_si512();
-        let va: [__m512i; V] = core::array::from_fn(|j| load(&a[j]));
-        let vn: [__m512i; V] = core::array::from_fn(|j| load(&n[j]));
-        // Digits 0 and 1 of a and N for the scalar copy of the accumulator's lane 0.
-        let (a0, a1, n0, n1) = (a[0].0[0], a[0].0[1], n[0].0[0], n[0].0[1]);
-        let mut acc = [zero; V];
-        // Lane 0 of the accumulator, kept in a scalar register.
-        let mut t0 = 0u64;
-        for i in 0..k {
-            let bi = b[i / LANES].0[i % LANES];
-            let vb = _mm512_set1_epi64(bi as i64);
-            // Lane 1 before this round: with this round's lane-1 products and the carry out of
-            // lane 0, it gives the next t_0 without waiting for the vector shift.
-            let t1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(acc[0])) as u64;
-            // The products with b_i do not depend on the accumulator: issue them first.
-            let mut hi = [zero; V];
-            let mut acc_lo = acc;
-            for j in 0..V {
-                acc_lo[j] = _mm512_add_epi64(acc[j], _mm512_madd52lo_epu64(zero, va[j], vb));
-                hi[j] = _mm512_madd52hi_epu64(zero, va[j], vb);
-            }
-            // y_i = (t_0 + a_0 b_i) k0 mod 2^52. Lanes stay below 2^64 (k <= MAX_DIGITS), so
-            // no sum overflows: the sums on these secret values wrap by name, so the release
-            // profile's overflow checks add no branch on them.
-            let ab = u128::from(a0).wrapping_mul(u128::from(bi));
-            let t = t0.wrapping_add(ab as u64 & MASK52);
-            let y = t.wrapping_mul(k0) & MASK52;
-            let vy = _mm512_set1_epi64(y as i64);
-            for j in 0..V {
-                acc[j] = _mm512_madd52lo_epu64(acc_lo[j], vn[j], vy);
-                hi[j] = _mm512_madd52hi_epu64(hi[j], vn[j], vy);
-            }
-            let ny = u128::from(n0).wrapping_mul(u128::from(y));
-            let carry = t.wrapping_add(ny as u64 & MASK52) >> 52;
-            t0 = t1
-                .wrapping_add(a1.wrapping_mul(bi) & MASK52)
-                .wrapping_add(n1.wrapping_mul(y) & MASK52)
-                .wrapping_add((ab >> 52) as u64)
-                .wrapping_add((ny >> 52) as u64)
-                .wrapping_add(carry);
-            // Lane 0 is now 0 mod 2^52: shift it out, keep its carry, add the high halves.
-            hi[0] = _mm512_add_epi64(hi[0], _mm512_maskz_srli_epi64(1, acc[0], 52));
-            for j in 0..V {
-                let up = if j + 1 < V { acc[j + 1] } else { zero };
-                acc[j] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(up, acc[j]), hi[j]);
-            }
-            debug_assert_eq!(t0, _mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0])) as u64);
-        }
-        finish(&mut acc, out);
-    }
-
-    /// Carries of an unnormalised result `acc` (value < 2^(52 8 V), lanes < 2^64), written
-    /// to `out` with every digit < 2^52.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn finish(acc: &mut [__m512i], out: &mut [Block]) {
-        // Lane-wise carries: digits < 2^52 + 2^12 afterwards. The top lane's carry is 0
-        // because the value is below 2^(52 k).
-        let (zero, mask) = (_mm512_setzero_si512(), _mm512_set1_epi64(MASK52 as i64));
-        let mut prev = zero;
-        for x in acc.iter_mut() {
-            let c = _mm512_srli_epi64(*x, 52);
-            *x = _mm512_add_epi64(
-                _mm512_and_si512(*x, mask),
-                _mm512_alignr_epi64::<7>(c, prev),
-            );
-            prev = c;
-        }
-        // Ripples: lanes > 2^52 - 1 generate a carry, lanes == 2^52 - 1 pass one on; the
-        // carry-in bits are ((G << 1) + P) ^ P over the lane bits of all vectors.
-        // Eight vectors (64 lanes) per 64-bit word of lane bits.
-        let one = _mm512_set1_epi64(1);
-        let (mut g_top, mut ripple) = (0u64, false);
-        for (acc, out) in acc.chunks(8).zip(out.chunks_mut(8)) {
-            let (mut g, mut p) = (0u64, 0u64);
-            for (j, &x) in acc.iter().enumerate() {
-                g |= u64::from(_mm512_cmpgt_epu64_mask(x, mask)) << (8 * j);
-                p |= u64::from(_mm512_cmpeq_epu64_mask(x, mask)) << (8 * j);
-            }
-            let (s1, o1) = ((g << 1) | g_top).overflowing_add(p);
-            let (s2, o2) = s1.overflowing_add(u64::from(ripple));
-            (g_top, ripple) = (g >> 63, o1 | o2);
-            let cin = s2 ^ p;
-            for (j, (&x, o)) in acc.iter().zip(out).enumerate() {
-                let x = _mm512_mask_add_epi64(x, (cin >> (8 * j)) as u8, x, one);
-                store(o, _mm512_and_si512(x, mask));
-            }
-        }
-    }
-
-    /// The core of [`amm_core`] for any vector count V = `acc.len()`: operands and the
-    /// accumulator stay in memory (the accumulator in `acc`, which ends as the output), and
-    /// each pass over them runs two rounds, so every vector is loaded and stored once per two.
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(super) fn amm_dyn(
-        a: &[Block],
-        b: &[Block],
-        n: &[Block],
-        k0: u64,
-        k: usize,
-        acc: &mut [Block],
-    ) {
-        let v = acc.len();
-        assert!(
-            v > 0 && a.len() == v && b.len() == v && n.len() == v && k <= LANES * v,
-            "amm: element lengths differ"
-        );
-        let zero = _mm512_setzero_si512();
-        acc.fill(Block::default());
-        let low = Low {
-            a0: a[0].0[0],
-            a1: a[0].0[1],
-            n0: n[0].0[0],
-            n1: n[0].0[1],
-            k0,
-        };
-        let digit = |i: usize| b[i / LANES].0[i % LANES];
-        let mut i = 0;
-        // The y of the next pass's two rounds, found from lanes 0 and 1 as soon as the current
-        // pass has written them, so the scalar work overlaps the vector loop.
-        let mut next_y: Option<(u64, u64)> = None;
-        while i + 1 < k {
-            let (b0, b1) = (digit(i), digit(i + 1));
-            let (y0, y1) = next_y
-                .take()
-                .unwrap_or_else(|| low.two_rounds(acc[0].0[0], acc[0].0[1], b0, b1));
-            let (vb0, vy0) = (_mm512_set1_epi64(b0 as i64), _mm512_set1_epi64(y0 as i64));
-            let (vb1, vy1) = (_mm512_set1_epi64(b1 as i64), _mm512_set1_epi64(y1 as i64));
-            // Round one gives x, h for vector j + 1, hence vector j of the shifted sum; round
-            // two gives x2, h2 for vector j, hence vector j - 1 of the result.
-            let (mut va, mut vn) = (load(&a[0]), load(&n[0]));
-            let (mut x, mut h) = lo_hi(load(&acc[0]), va, vn, vb0, vy0);
-            h = _mm512_add_epi64(h, _mm512_maskz_srli_epi64(1, x, 52));
-            let (mut x2, mut h2) = (zero, zero);
-            for j in 0..v {
-                let (va_up, vn_up, x_up, h_up) = if j + 1 < v {
-                    let (va_up, vn_up) = (load(&a[j + 1]), load(&n[j + 1]));
-                    let (x_up, h_up) = lo_hi(load(&acc[j + 1]), va_up, vn_up, vb0, vy0);
-                    (va_up, vn_up, x_up, h_up)
-                } else {
-                    (zero, zero, zero, zero)
-                };
-                let mid = _mm512_add_epi64(_mm512_alignr_epi64::<1>(x_up, x), h);
-                let (x2_j, mut h2_j) = lo_hi(mid, va, vn, vb1, vy1);
-                if j == 0 {
-                    h2_j = _mm512_add_epi64(h2_j, _mm512_maskz_srli_epi64(1, x2_j, 52));
-                } else {
-                    let out = _mm512_add_epi64(_mm512_alignr_epi64::<1>(x2_j, x2), h2);
-                    store(&mut acc[j - 1], out);
-                    if j == 1 && i + 3 < k {
-                        let low2 = _mm512_castsi512_si128(out);
-                        let (t0, t1) = (_mm_cvtsi128_si64(low2), _mm_extract_epi64::<1>(low2));
-                        next_y =
-                            Some(low.two_rounds(t0 as u64, t1 as u64, digit(i + 2), digit(i + 3)));
-                    }
-                }
-                (va, vn, x, h, x2, h2) = (va_up, vn_up, x_up, h_up, x2_j, h2_j);
-            }
-            store(
-                &mut acc[v - 1],
-                _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x2), h2),
-            );
-            i += 2;
-        }
-        if i < k {
-            let bi = digit(i);
-            let (y, _) = low.round(acc[0].0[0], acc[0].0[1], bi);
-            let (vb, vy) = (_mm512_set1_epi64(bi as i64), _mm512_set1_epi64(y as i64));
-            let (mut x, mut h) = lo_hi(load(&acc[0]), load(&a[0]), load(&n[0]), vb, vy);
-            h = _mm512_add_epi64(h, _mm512_maskz_srli_epi64(1, x, 52));
-            for j in 1..v {
-                let (x_j, h_j) = lo_hi(load(&acc[j]), load(&a[j]), load(&n[j]), vb, vy);
-                store(
-                    &mut acc[j - 1],
-                    _mm512_add_epi64(_mm512_alignr_epi64::<1>(x_j, x), h),
-                );
-                (x, h) = (x_j, h_j);
-            }
-            store(
-                &mut acc[v - 1],
-                _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x), h),
-            );
-        }
-        let mut regs = [zero; MAX_VECS];
-        for (r, x) in regs.iter_mut().zip(acc.iter()) {
-            *r = load(x);
-        }
-        finish(&mut regs[..v], acc);
-    }
-
-    /// `acc + lo(a b) + lo(n y)` and `hi(a b) + hi(n y)`, lane-wise.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn lo_hi(acc: __m512i, a: __m512i, n: __m512i, vb: __m512i, vy: __m512i) -> (__m512i, __m512i) {
-        let zero = _mm512_setzero_si512();
-        (
-            _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(acc, a, vb), n, vy),
-            _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, a, vb), n, vy),
-        )
-    }
-
-    /// Digits 0 and 1 of A and N, and -N^-1 mod 2^52: the scalar part of a round.
-    struct Low {
-        a0: u64,
-        a1: u64,
-        n0: u64,
-        n1: u64,
-        k0: u64,
-    }
-
-    impl Low {
-        /// The y of two rounds with digits `b0`, `b1` from lanes 0 and 1 before them.
-        #[inline(always)]
-        fn two_rounds(&self, t0: u64, t1: u64, b0: u64, b1: u64) -> (u64, u64) {
-            let (y0, t0) = self.round(t0, t1, b0);
-            (y0, self.round(t0, 0, b1).0)
-        }
-
-        /// For lanes 0 and 1 `t0`, `t1` of the accumulator before a round with digit `bi`:
-        /// that round's y and lane 0 after it.
-        #[inline(always)]
-        fn round(&self, t0: u64, t1: u64, bi: u64) -> (u64, u64) {
-            // As in the one-round core: below 2^64, wrapping by name (no checked branch).
-            let ab = u128::from(self.a0).wrapping_mul(u128::from(bi));
-            let t = t0.wrapping_add(ab as u64 & MASK52);
-            let y = t.wrapping_mul(self.k0) & MASK52;
-            let ny = u128::from(self.n0).wrapping_mul(u128::from(y));
-            let carry = t.wrapping_add(ny as u64 & MASK52) >> 52;
-            let next = t1
-                .wrapping_add(self.a1.wrapping_mul(bi) & MASK52)
-                .wrapping_add(self.n1.wrapping_mul(y) & MASK52)
-                .wrapping_add((ab >> 52) as u64)
-                .wrapping_add((ny >> 52) as u64)
-                .wrapping_add(carry);
-            (y, next)
-        }
-    }
-}
+mod simd;
 
 /// The radix-2^52 kernel: AMM products and squarings, R = 2^(52 k), lazy elements < 2N.
 impl MontKernel for IfmaParams {
@@ -779,8 +590,22 @@ impl CtKernel for IfmaParams {
 
     fn gather(&self, table: &[IfmaElem], digit: Limb, out: &mut IfmaElem) {
         out.d.resize(self.vecs(), Block::default());
-        for (j, o) in out.d.iter_mut().enumerate() {
-            fixed::gather(table.iter().map(|e| &e.d[j].0[..]), digit, &mut o.0);
+        assert!(available(), "amm: CPU without AVX-512 IFMA");
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut entries: [&[Block]; simd::GATHER_MAX] = [&[]; simd::GATHER_MAX];
+            for (e, t) in entries.iter_mut().zip(table) {
+                *e = &t.d;
+            }
+            let entries = &entries[..table.len().min(simd::GATHER_MAX)];
+            assert_eq!(
+                entries.len(),
+                table.len(),
+                "amm: table of at most 32 entries"
+            );
+            // SAFETY: `available()` returned true above, so the CPU runs AVX-512 F; the core
+            // checks every entry's length against `out`'s.
+            unsafe { simd::gather(entries, digit, &mut out.d) }
         }
     }
 }
@@ -852,8 +677,8 @@ mod tests {
         }
     }
 
-    /// The constant-time constants (k from 64 s, R and R^2 mod N by doublings) of moduli with
-    /// and without a zero top limb: R mod N and R^2 mod N as num-bigint has them, and the
+    /// The constant-time constants (k from 64 s, R mod N by doublings, R^2 mod N by AMMs) of
+    /// edge moduli of 1 to 40 limbs: R mod N and R^2 mod N as num-bigint has them, and the
     /// fixed window on them gives num-bigint's powers.
     #[test]
     fn new_ct_constants_and_pow_sec() {
@@ -862,22 +687,20 @@ mod tests {
         }
         let mut seed = 0x00c7_1f3a_5eed_0001;
         for s in [1usize, 2, 8, 9, 16, 17, 40] {
-            for mut n in crate::limb::edge_moduli(&mut seed, s) {
-                n.push(0); // a top limb of zero: s + 1 limbs, 64 (s + 1) public bits
-                for n in [&n[..s], &n[..]] {
-                    let p = IfmaParams::new_ct(n).expect("IFMA present, N small enough");
-                    let nb = big(n);
-                    assert_eq!(p.k, (64 * n.len() + 2).div_ceil(52));
-                    let r = (BigUint::from(1u8) << (52 * p.k)) % &nb;
-                    assert_eq!(big_digits(&p.r), r, "N = {nb:#x}");
-                    assert_eq!(big_digits(&p.r2), &r * &r % &nb, "N = {nb:#x}");
-                    let b = crate::limb::xorshift_limbs(&mut seed, n.len() - 1);
-                    let e = crate::limb::xorshift_limbs(&mut seed, 3);
-                    let mut bl = b.clone();
-                    bl.resize(n.len(), 0);
-                    let got = fixed::pow_sec_with(&p, &bl, &e, crate::Stop::never()).unwrap();
-                    assert_eq!(big(&got), big(&b).modpow(&big(&e), &nb), "N = {nb:#x}");
-                }
+            for n in crate::limb::edge_moduli(&mut seed, s) {
+                let p = IfmaParams::new_ct(&n).expect("IFMA present, N small enough");
+                let nb = big(&n);
+                assert_eq!(p.k, (64 * s + 2).div_ceil(52));
+                let r = (BigUint::from(1u8) << (52 * p.k)) % &nb;
+                assert_eq!(big_digits(&p.r), r, "N = {nb:#x}");
+                assert_eq!(big_digits(&p.r2), &r * &r % &nb, "N = {nb:#x}");
+                let b = crate::limb::xorshift_limbs(&mut seed, s - 1);
+                let e = crate::limb::xorshift_limbs(&mut seed, 3);
+                let mut bl = b.clone();
+                bl.resize(s, 0);
+                let got =
+                    crate::pow::fixed::pow_sec_with(&p, &bl, &e, crate::Stop::never()).unwrap();
+                assert_eq!(big(&got), big(&b).modpow(&big(&e), &nb), "N = {nb:#x}");
             }
         }
     }

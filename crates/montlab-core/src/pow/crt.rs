@@ -17,15 +17,15 @@
 //! [`MontParams::new_ct`] (65 modular doublings and log2(64 s) Montgomery products, no
 //! division); c mod p and m2 mod p from Montgomery products (an operand below R and one below
 //! the modulus keep CIOS's bound), not a division; both exponentiations are
-//! [`super::fixed`]'s fixed window over all 64 s exponent bits, on the AVX-512 IFMA kernel where
+//! [`super::fixed`]'s fixed window over all 64 s exponent bits: on the AVX-512 IFMA kernel where
 //! the CPU has it and 64 s is in [`IFMA_POW_BITS`] (its constants from
-//! [`IfmaParams::new_ct`]), else on CIOS + `sqr`; h q is a schoolbook product of fixed shape.
-//! `tests/taint.rs` (crate `montlab-ct`) checks this under valgrind with the key marked secret
-//! (valgrind hides AVX-512, so there the CIOS path runs).
-//! Left out: blinding, and the interleaved two-lane kernel (the halves run one after the
-//! other).
+//! [`IfmaParams::new_ct`]), both halves in one call whose products pair up on the kernel's two
+//! lanes ([`super::pair`]); else on CIOS + `sqr`, one half after the other. h q is a
+//! schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`) checks this under
+//! valgrind with the key marked secret (valgrind hides AVX-512, so there the CIOS path runs).
+//! Left out: blinding.
 
-use super::fixed;
+use super::{fixed, pair};
 use crate::engine::IFMA_POW_BITS;
 use crate::error::MontError;
 use crate::limb::{self, mac, Limb};
@@ -133,10 +133,12 @@ impl CrtKey {
         let mq = MontParams::new_ct(&self.q);
         let (cp, cq) = (reduce_ct(&mp, &c), reduce_ct(&mq, &c));
         let (m1, m2) = match (ifma_ct(&self.p), ifma_ct(&self.q)) {
-            (Some(ip), Some(iq)) => (
-                fixed::pow_sec_with(&ip, &cp, &self.dp, stop)?,
-                fixed::pow_sec_with(&iq, &cq, &self.dq, stop)?,
-            ),
+            // Both halves in one call, their products interleaved on amm's two lanes.
+            (Some(ip), Some(iq)) => {
+                let [m1, m2] =
+                    pair::pow_sec_pair([&ip, &iq], [&cp, &cq], [&self.dp, &self.dq], stop)?;
+                (m1, m2)
+            }
             _ => (
                 fixed::pow_sec_reduced(&mp, &cp, &self.dp, stop)?,
                 fixed::pow_sec_reduced(&mq, &cq, &self.dq, stop)?,
@@ -146,7 +148,9 @@ impl CrtKey {
     }
 
     /// `c^d mod p q` in variable time (the exponentiations and reductions branch on the key):
-    /// for public or test keys, and as the reference of [`CrtKey::pow_sec`].
+    /// for public or test keys, and as the reference of [`CrtKey::pow_sec`]. The halves run
+    /// by sliding windows one after the other (on `amm`, fewer product times than the pair's
+    /// fixed window of [`CrtKey::pow_sec`]).
     ///
     /// # Errors
     /// As [`CrtKey::pow_sec`].

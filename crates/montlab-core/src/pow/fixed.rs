@@ -143,7 +143,7 @@ pub fn pow_sec_with<K: CtKernel>(
 
 /// Bits `[lo, lo + k)` of `exp` as a number, bits past the end reading 0. The positions are
 /// public; the value is computed with shifts and masks only.
-fn window_digit(exp: &[Limb], lo: usize, k: usize) -> Limb {
+pub(crate) fn window_digit(exp: &[Limb], lo: usize, k: usize) -> Limb {
     let mut d = 0;
     for j in 0..k {
         let i = lo + j;
@@ -168,7 +168,7 @@ pub(crate) fn gather<'a>(entries: impl Iterator<Item = &'a [Limb]>, digit: Limb,
 
 /// All ones if `a == b`, else 0, without a branch.
 #[inline]
-fn ct_eq_mask(a: Limb, b: Limb) -> Limb {
+pub(crate) fn ct_eq_mask(a: Limb, b: Limb) -> Limb {
     let x = a ^ b;
     // (x | -x) has its top bit set exactly when x != 0.
     let nonzero = (x | x.wrapping_neg()) >> 63;

@@ -7,6 +7,7 @@
 
 pub mod crt;
 pub mod fixed;
+pub mod pair;
 pub mod window;
 
 use crate::limb::Limb;

@@ -1,0 +1,89 @@
+//! Two fixed-window exponentiations in lockstep on `amm`'s two-lane product.
+//!
+//! Citation: the window of [`crate::pow::fixed`] (Menezes et al., HAC 1996, Algorithm 14.82,
+//! the table read by a full masked scan); two independent exponentiations run as one, every
+//! product of one paired with the same product of the other, as OpenSSL's
+//! `BN_mod_exp_mont_consttime_x2` does on IFMA (`crypto/bn/asm/rsaz-2k-avx512.pl`).
+//!
+//! Word size / radix: `amm`'s 52-bit digits, R = 2^(52 k) for each modulus; window k =
+//! [`SEC_WINDOW_BITS`].
+//! Inputs:  two moduli (their [`IfmaParams`], possibly different, possibly of different
+//!          lengths), bases `< N_i` of exactly each modulus's `s_i` limbs, and exponents of
+//!          any length: both run to the longer one's `64 len` bits, so only the limb counts
+//!          (public) shape the run.
+//! Output:  `base_i ^ exp_i mod N_i`, fully reduced, `s_i` limbs each.
+//!
+//! Timing: as [`crate::pow::fixed::pow_sec_with`] on `amm`: the sequence of operations depends
+//! only on the limb counts; each lane's table entry is gathered by a full masked scan with its
+//! own digit. Where the two moduli have different digit counts, or more than
+//! [`amm::PAIR_MAX_VECS`] vectors, [`amm::amm_pair`] runs the two products one after the
+//! other, on the same path for the same lengths. Left out: sliding windows (the two exponents'
+//! windows would not line up) and blinding.
+
+use crate::error::MontError;
+use crate::limb::Limb;
+use crate::mont::amm::{self, IfmaElem, IfmaParams};
+use crate::pow::fixed::{window_digit, CtKernel, SEC_WINDOW_BITS};
+use crate::pow::MontKernel;
+use crate::stop::Stop;
+
+/// `[base_i ^ exp_i mod N_i]` for i = 0, 1 in constant time in the bases and the exponents'
+/// bits (see the module contract). The bases are not range-checked here (a check would branch
+/// on a secret modulus): callers pass values below N_i, as `FastModulus::operand` or
+/// `pow::crt`'s reduction give them.
+///
+/// # Errors
+/// [`MontError::Interrupted`] once `stop` is requested (checked once per table entry and
+/// once per window).
+pub fn pow_sec_pair(
+    p: [&IfmaParams; 2],
+    base: [&[Limb]; 2],
+    exp: [&[Limb]; 2],
+    stop: &Stop,
+) -> Result<[Vec<Limb>; 2], MontError> {
+    let k = SEC_WINDOW_BITS as usize;
+    let mul = |a: [&IfmaElem; 2], b: [&IfmaElem; 2], out: &mut [IfmaElem; 2]| {
+        let [o0, o1] = out;
+        amm::amm_pair(p, a, b, [o0, o1]);
+    };
+
+    // tables[i][d] = base_i^d R mod N_i for every digit d in [0, 2^k).
+    let mut tables: [Vec<IfmaElem>; 2] = [0, 1].map(|i| {
+        let mut t = Vec::with_capacity(1 << k);
+        t.push(p[i].one());
+        t
+    });
+    let b = [0, 1].map(|i| p[i].wrap(base[i]));
+    let r2 = [p[0].r2(), p[1].r2()];
+    let mut next = b.clone();
+    mul([&b[0], &b[1]], [&r2[0], &r2[1]], &mut next);
+    for d in 1..(1usize << k) {
+        if d > 1 {
+            stop.check()?;
+            let (t0, t1) = (&tables[0], &tables[1]);
+            mul([&t0[d - 1], &t1[d - 1]], [&t0[1], &t1[1]], &mut next);
+        }
+        for (t, n) in tables.iter_mut().zip(&next) {
+            t.push(n.clone());
+        }
+    }
+
+    // Windows from the top: 64 len bits of the longer exponent, padded to a multiple of k.
+    let windows = (64 * exp[0].len().max(exp[1].len())).div_ceil(k);
+    let mut acc = [p[0].one(), p[1].one()];
+    let mut tmp = acc.clone();
+    let mut sel = acc.clone();
+    for win in (0..windows).rev() {
+        stop.check()?;
+        for _ in 0..k {
+            mul([&acc[0], &acc[1]], [&acc[0], &acc[1]], &mut tmp);
+            core::mem::swap(&mut acc, &mut tmp);
+        }
+        for i in 0..2 {
+            p[i].gather(&tables[i], window_digit(exp[i], win * k, k), &mut sel[i]);
+        }
+        mul([&acc[0], &acc[1]], [&sel[0], &sel[1]], &mut tmp);
+        core::mem::swap(&mut acc, &mut tmp);
+    }
+    Ok([0, 1].map(|i| p[i].from_mont(&acc[i], &mut ())))
+}
