@@ -9,6 +9,9 @@ size); the kernel call alone is timed, in Rust. Records the verdicts and the |t|
     .venv/bin/python bench/dudect.py --sizes 1024,2048 --samples 100000 --json docs/dudect.json
 
 ``--kernels cios_pow_sec,amm_pow_sec`` adds the IFMA kernel (a CPU with AVX-512 IFMA).
+``--fixed zero,random`` runs each kernel once per fixed exponent: ``zero`` (the default: the
+accumulator stays at the Montgomery form of 1), ``ones`` (every window digit the largest) or
+``random`` (one random exponent, dudect's classic fixed-vs-random); the control runs ``zero``.
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ def build() -> Path:
     return REPO / "target" / "release" / "montlab-dudect"
 
 
-def run(binary: Path, kernel: str, bits: int, samples: int, seed: int) -> dict[str, Any]:
+def run(
+    binary: Path, kernel: str, bits: int, samples: int, seed: int, fixed: str = "zero"
+) -> dict[str, Any]:
     proc = subprocess.Popen(
-        [str(binary), kernel, str(bits), str(samples), str(seed)],
+        [str(binary), kernel, str(bits), str(samples), str(seed), fixed],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -45,7 +50,10 @@ def run(binary: Path, kernel: str, bits: int, samples: int, seed: int) -> dict[s
     for line in proc.stderr:
         if m := PROGRESS.search(line):
             trajectory.append((int(m.group(1)), float(m.group(2))))
-            print(f"  {kernel} {bits} bits: {m.group(1)} samples, max |t| {m.group(2)}", flush=True)
+            print(
+                f"  {kernel} ({fixed}) {bits} bits: {m.group(1)} samples, max |t| {m.group(2)}",
+                flush=True,
+            )
     out = proc.stdout.read()
     if proc.wait() != 0:
         raise SystemExit(f"montlab-dudect {kernel} {bits} failed")
@@ -61,7 +69,10 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     for r in results:
         xs = [n for n, _ in r["trajectory"]]
         ys = [t for _, t in r["trajectory"]]
-        ax.loglog(xs, ys, marker=".", label=f"{r['kernel']}, {r['bits']} bits")
+        label = f"{r['kernel']}, {r['bits']} bits"
+        if r.get("fixed", "zero") != "zero":
+            label += f", fixed {r['fixed']} exponent"
+        ax.loglog(xs, ys, marker=".", label=label)
     ax.axhline(4.5, color="red", lw=0.8, label="|t| = 4.5")
     save_plot(fig, ax, path, "samples", "max |t| (fixed vs random exponent)")
 
@@ -78,8 +89,16 @@ def main() -> None:
         default=["cios_pow_sec"],
         help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA)",
     )
+    ap.add_argument(
+        "--fixed",
+        type=lambda s: s.split(","),
+        default=["zero"],
+        help="fixed exponents of class 0: zero, ones, random",
+    )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    if not set(args.fixed) <= {"zero", "ones", "random"}:
+        ap.error("--fixed takes zero, ones and random")
     from montlab.provenance import git_commit
 
     commit = git_commit()  # the code measured: a 10^6-sample run takes an hour
@@ -88,11 +107,12 @@ def main() -> None:
     for bits in args.sizes:
         results.append(run(binary, "vartime", bits, args.control_samples, args.seed))
         for kernel in args.kernels:
-            results.append(run(binary, kernel, bits, args.samples, args.seed))
+            for fixed in args.fixed:
+                results.append(run(binary, kernel, bits, args.samples, args.seed, fixed))
     for r in results:
         verdict = "LEAK" if r["max_abs_t"] > 4.5 else "no evidence of a leak"
         print(
-            f"{r['kernel']:>13} {r['bits']:>6} bits {r['samples']:>8} samples: "
+            f"{r['kernel']:>13} ({r['fixed']}) {r['bits']:>6} bits {r['samples']:>8} samples: "
             f"max |t| = {r['max_abs_t']:.2f} ({verdict})"
         )
     control = [r for r in results if r["kernel"] == "vartime"]

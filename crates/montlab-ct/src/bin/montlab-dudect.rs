@@ -1,10 +1,12 @@
-//! `montlab-dudect KERNEL BITS SAMPLES [SEED]`: a dudect-style timing test of a secret-exponent
-//! kernel, printing one JSON object.
+//! `montlab-dudect KERNEL BITS SAMPLES [SEED [FIXED]]`: a dudect-style timing test of a
+//! secret-exponent kernel, printing one JSON object.
 //!
 //! Method (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant time?", DATE 2017): each
-//! measurement draws its class at random, class 0 a fixed exponent (zero: the extreme input of
-//! a square-and-multiply), class 1 a fresh random exponent, both of N's full length (the length
-//! is public). One modulus and base are fixed per run. The kernel call alone is timed
+//! measurement draws its class at random, class 0 a fixed exponent, class 1 a fresh random
+//! exponent, both of N's full length (the length is public). The fixed exponent (`FIXED`) is
+//! `zero` by default (the extreme input of a square-and-multiply: the accumulator stays at
+//! the Montgomery form of 1), or `ones` (every bit set: every window digit the largest), or
+//! `random` (one random exponent drawn from the seed, dudect's classic fixed-vs-random). One modulus and base are fixed per run. The kernel call alone is timed
 //! (`Instant`, no conversions, inputs prepared before the clock starts). Welch's t compares
 //! the classes over all samples and over the samples below each of 20 percentile thresholds
 //! (dudect's cropping, which removes the slow tail of interrupts); the verdict is the largest
@@ -80,7 +82,9 @@ struct Test {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: montlab-dudect (cios_pow_sec|amm_pow_sec|vartime) BITS SAMPLES [SEED]");
+    eprintln!(
+        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|vartime) BITS SAMPLES [SEED [zero|ones|random]]"
+    );
     std::process::exit(2);
 }
 
@@ -96,8 +100,13 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| usage());
     let seed: u64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
+    let fixed_class = args.get(5).map_or("zero", String::as_str);
     let kernels = ["cios_pow_sec", "amm_pow_sec", "vartime"];
-    if bits < 2 || samples < 100 || !kernels.contains(&kernel.as_str()) {
+    if bits < 2
+        || samples < 100
+        || !kernels.contains(&kernel.as_str())
+        || !["zero", "ones", "random"].contains(&fixed_class)
+    {
         usage();
     }
     let mut rng = Rng(seed);
@@ -120,7 +129,11 @@ fn main() {
     };
     let mut base = rng.limbs(s);
     base[s - 1] &= (1u64 << top) - 1; // below 2^(bits - 1) <= N
-    let fixed_exp = vec![0; s];
+    let fixed_exp = match fixed_class {
+        "zero" => vec![0; s],
+        "ones" => vec![u64::MAX; s],
+        _ => rng.limbs(s),
+    };
     let run = |e: &[Limb]| -> Vec<Limb> {
         match kernel.as_str() {
             "cios_pow_sec" => fixed::pow_sec(&p, &base, e).expect("base < N"),
@@ -188,6 +201,7 @@ fn main() {
     let all = &tests[0].classes;
     println!(
         "{{\"kernel\": \"{kernel}\", \"bits\": {bits}, \"samples\": {samples}, \"seed\": {seed}, \
+         \"fixed\": \"{fixed_class}\", \
          \"seconds\": {:.1}, \"fixed_mean_ns\": {:.0}, \"random_mean_ns\": {:.0}, \
          \"fixed_n\": {}, \"random_n\": {}, \"t_all\": {:.3}, \"max_abs_t\": {max:.3}, \
          \"t_cropped\": [{}]}}",
