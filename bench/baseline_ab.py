@@ -3,8 +3,10 @@ extensions loaded side by side, the same calls on the same operands interleaved 
 
 ``--baseline DIR`` is a ``pip install --target DIR`` of a wheel built at the baseline commit;
 its ``montlab/_native`` is loaded under another module name. The calls are ``FastModulus``
-methods with full-length exponents (``pow``, ``pow_sec``), ``mul`` on ints and the product of
-two residues (``residue``: ``m(a) * m(b)``), at sizes on both sides of the Karatsuba
+methods with full-length exponents (``pow``, ``pow_sec``, and ``pow_sec_many`` on four bases),
+``mul`` on ints, the product of two residues (``residue``: ``m(a) * m(b)``) and the RSA
+private operation ``pow_crt`` (constant time; ``bits`` is the size of p q, its primes from
+``gmpy2.next_prime``), at sizes on both sides of the Karatsuba
 thresholds and of the sub-quadratic REDC's (128 limbs); each build's result is checked
 against Python's ``pow`` (or ``a * b % n``) first. Each round takes the best of ``--calls``
 interleaved pairs per case (the least disturbed call of each build on a shared machine,
@@ -36,10 +38,12 @@ from typing import Any
 from record import write_record
 
 #: (method, bits).
-METHODS = ("pow", "pow_sec", "mul", "residue")
+METHODS = ("pow", "pow_sec", "pow_sec_many", "pow_crt", "mul", "residue")
 CASES = [
     *(("pow", b) for b in (1024, 2048, 3072, 4096, 6144, 8192, 12288)),
     *(("pow_sec", b) for b in (1024, 2048, 4096, 8192)),
+    *(("pow_sec_many", b) for b in (1024, 2048, 3072)),
+    *(("pow_crt", b) for b in (2048, 3072, 4096)),
     *(("mul", b) for b in (1024, 2048, 4096)),
     *(("residue", b) for b in (1024, 2048, 4096, 8192, 16384)),
 ]
@@ -63,6 +67,16 @@ def case_calls(ours: ModuleType, base: ModuleType, method: str, bits: int) -> li
     rng = random.Random(bits)
     n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
     a, b, e = rng.randrange(n), rng.randrange(n), rng.getrandbits(bits) | (1 << (bits - 1))
+    if method == "pow_crt":
+        import gmpy2
+
+        half = [int(gmpy2.next_prime(rng.getrandbits(bits // 2) | 3 << (bits // 2 - 2)))]
+        half.append(int(gmpy2.next_prime(half[0] + rng.getrandbits(bits // 4))))
+        p, q = half
+        n, d = p * q, pow(65537, -1, (p - 1) * (q - 1))
+        key = (d % (p - 1), d % (q - 1), p, q, pow(q, -1, p))
+        a = rng.randrange(n)
+    bases = [a, b, (a + b) % n, (a * b) % n]
     calls = []
     for native in (ours, base):
         m = native.FastModulus(n)
@@ -70,10 +84,20 @@ def case_calls(ours: ModuleType, base: ModuleType, method: str, bits: int) -> li
             calls.append(lambda m=m: m.mul(a, b))
         elif method == "residue":
             calls.append(lambda x=m(a), y=m(b): x * y)
+        elif method == "pow_sec_many":
+            calls.append(lambda m=m: m.pow_sec_many(bases, [e] * len(bases)))
+        elif method == "pow_crt":
+            calls.append(lambda f=native.pow_crt: f(a, *key, True))
         else:
             calls.append(lambda m=m, f=getattr(m, method): f(a, e))
-    got = [int(c()) for c in calls]
-    want = pow(a, e, n) if method.startswith("pow") else a * b % n
+    got = [c() for c in calls]
+    if method == "pow_sec_many":
+        want: Any = [pow(x, e, n) for x in bases]
+    elif method == "pow_crt":
+        want = pow(a, d, n)
+    else:
+        want = pow(a, e, n) if method.startswith("pow") else a * b % n
+        got = [int(g) for g in got]
     if got != [want, want]:
         raise SystemExit(f"{method} {bits}: a build's result is wrong")
     return calls
