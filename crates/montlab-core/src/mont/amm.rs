@@ -464,7 +464,7 @@ pub fn amm_pair(
                         // SAFETY: `available()` returned true above, so the CPU runs every
                         // instruction the core is compiled for; all arrays have $v blocks.
                         unsafe {
-                            simd::amm2_core::<$v, 2>(
+                            simd::amm2_core::<$v>(
                                 [a0, a1], [b0, b1], [n0, n1], [p[0].k0, p[1].k0], p[0].k, [o0, o1],
                             )
                         }
