@@ -419,8 +419,10 @@ fn neg_inv_mod_2_64(n0: u64) -> u64 {
 }
 
 /// Most vectors per number of the two-lane core: above, two products' registers no longer fit
-/// and the two-lane core is slower than two one-lane products (measured on an AMD Zen 4: 0.81
-/// of their time at 3 vectors, 0.89-0.91 at 5 and 6, 1.0-1.1 from 8).
+/// and the two-lane core is no faster than two one-lane products (`examples/amm_pair_timings`
+/// on an AMD Zen 4: 0.84-0.90 of their time at 3 to 6 vectors, 0.99-1.00 at 8 and 10). A
+/// pair on 256-bit vectors, where 1024 bits (k = 20) fill five of them instead of 20 of the 24
+/// lanes of three 512-bit ones, was slower than this one there.
 pub const PAIR_MAX_VECS: usize = 6;
 
 /// Two independent AMMs, `out[i] = a[i] b[i] R^-1 mod N_i` up to one N_i, each as
