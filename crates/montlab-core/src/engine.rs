@@ -857,7 +857,8 @@ impl FastModulus {
     /// [`FastModulus::pair_ifma`], and at least two exponentiations per worker thread (with
     /// fewer, the threads run them side by side, which is faster than a pair on one of them).
     /// Variable-time batches stay on one-lane sliding windows, which take fewer products: on
-    /// an AMD Zen 4 a pair's fixed window took 1.05 times their time at 1024 and 2048 bits.
+    /// an AMD Zen 4 a pair's fixed window took 1.02-1.08 times their time from 1024 to 2304
+    /// bits (`examples/amm_pair_timings`).
     fn sec_pair_kernel(&self, count: usize) -> Option<&IfmaParams> {
         if self.pow_sec_kernel() != Kernel::Word || count < 2 * rayon::current_num_threads() {
             return None;
