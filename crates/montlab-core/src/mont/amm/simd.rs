@@ -131,8 +131,9 @@ impl<const V: usize> Lane<V> {
 }
 
 /// From this many vectors a product is bound by its vector operations rather than by the
-/// serial chain of a round, and the one-lane core runs [`Lane::round_lean`] (measured on an
-/// AMD Zen 4: 0.95 of [`Lane::round`]'s time from 7 vectors, 1.07 at 5).
+/// serial chain of a round, and the one-lane core runs [`Lane::round_lean`] (on an AMD Zen 4,
+/// 0.90-0.95 of [`Lane::round`]'s time from 7 vectors and 1.07 at 5 when this was set;
+/// `docs/baseline-ab-ifma.json` has its effect on `pow` and `pow_sec`).
 const LEAN_VECS: usize = 7;
 
 /// k AMM rounds and the final normalisation, `V` vectors per number.
