@@ -32,6 +32,14 @@ fn padded(x: &BigUint, s: usize) -> Vec<u64> {
     v
 }
 
+/// The value of an element's digits.
+fn digits_value(e: &amm::IfmaElem) -> BigUint {
+    e.digits()
+        .iter()
+        .rev()
+        .fold(BigUint::default(), |acc, &d| (acc << 52u32) + d)
+}
+
 fn params(n: &BigUint) -> (MontParams, Option<IfmaParams>) {
     let m = OddModulus::new(&limbs(n)).unwrap();
     (MontParams::new(m.clone()), IfmaParams::new(&m))
@@ -123,11 +131,7 @@ fn check_random(rng: &mut Rng, bits: u64, exp_bits: u64, cios: bool) {
     let (ex, ey) = (k.elem(&xl), k.elem(&yl));
     let mut out = ex.clone();
     k.amm(&ex, &ey, &mut out);
-    let got = out
-        .digits()
-        .iter()
-        .rev()
-        .fold(BigUint::default(), |acc, &d| (acc << 52u32) + d);
+    let got = digits_value(&out);
     assert!(got < &n * 2u8, "{ctx}: AMM output not below 2N");
     assert_eq!(got % &n, &x * &y * &r_inv % &n, "{ctx}: AMM");
     let mut sc = ();
@@ -456,14 +460,6 @@ fn require_ifma_fails_when_the_kernels_are_off() {
     );
     let (ok, text) = run(false);
     assert!(ok && text.contains("skipped"), "not required: {text}");
-}
-
-/// The value of an element's digits.
-fn digits_value(e: &amm::IfmaElem) -> BigUint {
-    e.digits()
-        .iter()
-        .rev()
-        .fold(BigUint::default(), |acc, &d| (acc << 52u32) + d)
 }
 
 /// The two-lane product (`amm_pair`) gives each lane's one-lane AMM, digit for digit, on

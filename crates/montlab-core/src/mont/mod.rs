@@ -4,6 +4,22 @@
 //! a radix-2^52 AVX-512 IFMA kernel with its own R, used by the word-level dispatch of
 //! products and exponentiations.
 
+/// Tests: `$check(rows, name)` on every kind of rows, the portable ones and (where the CPU has
+/// BMI2/ADX, else skipped as [`adx::adx_or_skip`] says) the MULX/ADX ones, each constant-time
+/// and as `VarTime`. `$what` names the check in the skip line.
+#[cfg(test)]
+macro_rules! on_every_rows {
+    ($check:ident, $what:expr) => {{
+        use crate::mont::{adx, sqr::Portable, vartime::VarTime};
+        $check(Portable, "portable");
+        $check(VarTime(Portable), "portable vt");
+        if adx::adx_or_skip($what) {
+            $check(adx::Adx::new().expect("checked"), "adx");
+            $check(VarTime(adx::Adx::new().expect("checked")), "adx vt");
+        }
+    }};
+}
+
 pub mod adx;
 pub mod amm;
 pub mod cios;

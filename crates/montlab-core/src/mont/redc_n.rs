@@ -546,12 +546,7 @@ mod tests {
     /// the ADX rows, constant and variable time.
     #[test]
     fn parts_equal_biguint() {
-        parts(Portable, "portable");
-        parts(VarTime(Portable), "portable vt");
-        if adx::adx_or_skip("redc_n on ADX rows") {
-            parts(adx::Adx::new().expect("checked"), "adx");
-            parts(VarTime(adx::Adx::new().expect("checked")), "adx vt");
-        }
+        on_every_rows!(parts, "redc_n on ADX rows");
     }
 
     /// Variable-time rows reduce here from `MIN_LIMBS`, constant-time ones from
@@ -636,12 +631,7 @@ mod tests {
     /// moduli, on constant- and variable-time rows.
     #[test]
     fn equals_rows_redc() {
-        reductions(Portable, "portable");
-        reductions(VarTime(Portable), "portable vt");
-        if adx::adx_or_skip("redc_n on ADX rows") {
-            reductions(adx::Adx::new().expect("checked"), "adx");
-            reductions(VarTime(adx::Adx::new().expect("checked")), "adx vt");
-        }
+        on_every_rows!(reductions, "redc_n on ADX rows");
     }
 
     /// The squarings and products that reduce here (from `MIN_LIMBS` on variable-time rows,

@@ -506,12 +506,7 @@ mod tests {
     /// is T R^-1 mod N, fully reduced, on the edge moduli at both ends of that subtraction.
     #[test]
     fn rows_redc_reduces_fully() {
-        rows_redc(Portable, "portable");
-        rows_redc(VarTime(Portable), "portable vt");
-        if adx::adx_or_skip("rows redc on ADX rows") {
-            rows_redc(adx::Adx::new().expect("checked"), "adx");
-            rows_redc(VarTime(adx::Adx::new().expect("checked")), "adx vt");
-        }
+        on_every_rows!(rows_redc, "rows redc on ADX rows");
     }
 
     #[test]
