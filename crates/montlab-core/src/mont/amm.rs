@@ -418,12 +418,29 @@ fn neg_inv_mod_2_64(n0: u64) -> u64 {
     inv.wrapping_neg()
 }
 
+/// `$body` with the constant `$v` equal to the vector count `$l`, one of the listed counts:
+/// a copy of the body for each count, as the cores compiled per count need.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_vecs {
+    ($l:expr, [$($n:literal)*], $v:ident => $body:block) => {
+        match $l {
+            $($n => {
+                const $v: usize = $n;
+                $body
+            })*
+            l => unreachable!("amm: no core compiled for {l} vectors here"),
+        }
+    };
+}
+
 /// Most vectors per number of the two-lane core: above, two products' registers no longer fit
 /// and the two-lane core is no faster than two one-lane products (`examples/amm_pair_timings`
 /// on an AMD Zen 4: 0.84-0.90 of their time at 3 to 6 vectors, 0.99-1.00 at 8 and 10). A
 /// pair on 256-bit vectors, where 1024 bits (k = 20) fill five of them instead of 20 of the 24
 /// lanes of three 512-bit ones, was slower than this one there.
 pub const PAIR_MAX_VECS: usize = 6;
+// `amm_pair` compiles its core for 1 to 6 vectors.
+const _: () = assert!(PAIR_MAX_VECS == 6 && PAIR_MAX_VECS <= FIXED_VECS);
 
 /// Two independent AMMs, `out[i] = a[i] b[i] R^-1 mod N_i` up to one N_i, each as
 /// [`IfmaParams::amm`]. Where the two moduli have the same digit count k and at most
@@ -453,29 +470,19 @@ pub fn amm_pair(
     );
     #[cfg(target_arch = "x86_64")]
     {
-        macro_rules! fixed {
-            ($($v:literal)*) => {
-                match l {
-                    $($v => {
-                        let arr = |i: usize| {
-                            (as_arr::<$v>(&a[i].d), as_arr::<$v>(&b[i].d), as_arr::<$v>(&p[i].n))
-                        };
-                        let ((a0, b0, n0), (a1, b1, n1)) = (arr(0), arr(1));
-                        let o0: &mut [Block; $v] = (&mut o0.d[..]).try_into().expect("length checked");
-                        let o1: &mut [Block; $v] = (&mut o1.d[..]).try_into().expect("length checked");
-                        // SAFETY: `available()` returned true above, so the CPU runs every
-                        // instruction the core is compiled for; all arrays have $v blocks.
-                        unsafe {
-                            simd::amm2_core::<$v>(
-                                [a0, a1], [b0, b1], [n0, n1], [p[0].k0, p[1].k0], p[0].k, [o0, o1],
-                            )
-                        }
-                    })*
-                    _ => unreachable!("1 <= l <= PAIR_MAX_VECS = 6 here"),
-                }
+        by_vecs!(l, [1 2 3 4 5 6], V => {
+            let arr = |i: usize| {
+                let n = as_arr::<V>(&p[i].n);
+                (as_arr::<V>(&a[i].d), as_arr::<V>(&b[i].d), n)
             };
-        }
-        fixed!(1 2 3 4 5 6);
+            let ((a0, b0, n0), (a1, b1, n1)) = (arr(0), arr(1));
+            let o0: &mut [Block; V] = (&mut o0.d[..]).try_into().expect("length checked");
+            let o1: &mut [Block; V] = (&mut o1.d[..]).try_into().expect("length checked");
+            let (k0, k) = ([p[0].k0, p[1].k0], p[0].k);
+            // SAFETY: `available()` returned true above, so the CPU runs every instruction the
+            // core is compiled for; all arrays have V blocks.
+            unsafe { simd::amm2_core::<V>([a0, a1], [b0, b1], [n0, n1], k0, k, [o0, o1]) }
+        });
     }
     #[cfg(not(target_arch = "x86_64"))]
     unreachable!("available() is false off x86-64: {:?}", (a, b, o0, o1));
@@ -490,26 +497,18 @@ fn amm(p: &IfmaParams, a: &[Block], b: &[Block], out: &mut [Block]) {
     );
     #[cfg(target_arch = "x86_64")]
     {
-        macro_rules! fixed {
-            ($($v:literal)*) => {
-                match l {
-                    $($v => {
-                        let (a, b, n) = (as_arr::<$v>(a), as_arr::<$v>(b), as_arr::<$v>(&p.n));
-                        let out: &mut [Block; $v] = out.try_into().expect("length checked");
-                        // SAFETY: `available()` returned true above, so the CPU runs every
-                        // instruction the core is compiled for; all arrays have $v blocks.
-                        unsafe { simd::amm_core::<$v>(a, b, n, p.k0, p.k, out) }
-                    })*
-                    _ => unreachable!("1 <= l <= FIXED_VECS = 16 here"),
-                }
-            };
-        }
         if l > FIXED_VECS {
             // SAFETY: `available()` returned true above, so the CPU runs every instruction the
             // core is compiled for; all slices have l blocks and k <= 8 l (asserted above).
             unsafe { simd::amm_dyn(a, b, &p.n, p.k0, p.k, out) }
         } else {
-            fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+            by_vecs!(l, [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16], V => {
+                let (a, b, n) = (as_arr::<V>(a), as_arr::<V>(b), as_arr::<V>(&p.n));
+                let out: &mut [Block; V] = out.try_into().expect("length checked");
+                // SAFETY: `available()` returned true above, so the CPU runs every instruction
+                // the core is compiled for; all arrays have V blocks.
+                unsafe { simd::amm_core::<V>(a, b, n, p.k0, p.k, out) }
+            });
         }
         debug_assert!(
             out.iter()

@@ -59,6 +59,7 @@ pub fn pow_sec_pair(
     mul([&b[0], &b[1]], [&r2[0], &r2[1]], &mut next);
     for d in 1..(1usize << k) {
         if d > 1 {
+            // base^d R = (base^(d-1) R) (base R) R^-1.
             stop.check()?;
             let (t0, t1) = (&tables[0], &tables[1]);
             mul([&t0[d - 1], &t1[d - 1]], [&t0[1], &t1[1]], &mut next);

@@ -131,9 +131,9 @@ impl<const V: usize> Lane<V> {
 }
 
 /// From this many vectors a product is bound by its vector operations rather than by the
-/// serial chain of a round, and the one-lane core runs [`Lane::round_lean`] (on an AMD Zen 4,
-/// 0.90-0.95 of [`Lane::round`]'s time from 7 vectors and 1.07 at 5 when this was set;
-/// `docs/baseline-ab-ifma.json` has its effect on `pow` and `pow_sec`).
+/// serial chain of a round, and the one-lane core runs [`Lane::round_lean`]: on an AMD Zen 4
+/// it was the faster of the two rounds from 7 vectors and the slower at 5 when this was set
+/// (`docs/baseline-ab-ifma.json` has its effect on `pow` and `pow_sec` from 3072 bits).
 const LEAN_VECS: usize = 7;
 
 /// k AMM rounds and the final normalisation, `V` vectors per number.
@@ -162,9 +162,9 @@ pub(super) fn amm_core<const V: usize>(
 /// Two independent AMMs of `V` vectors and k rounds each (moduli may differ), their rounds
 /// interleaved on [`Lane::round_lean`]: each product's serial quotient chain (scalar y,
 /// broadcast, lane shift) runs while the other's lane products issue, as in OpenSSL's
-/// `ossl_rsaz_amm52x20_x2_ifma256`. Two named lanes, not an array of them: the array's loop
-/// kept less in registers (1.12 times the time at 5 vectors on an AMD Zen 4), and four lanes
-/// were no faster than two.
+/// `ossl_rsaz_amm52x20_x2_ifma256`. Two named lanes, not an array of them: on an AMD Zen 4
+/// the array's loop kept less in registers and ran slower, and four lanes were no faster
+/// than two.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn amm2_core<const V: usize>(
     a: [&[Block; V]; 2],
