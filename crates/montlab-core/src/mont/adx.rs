@@ -14,8 +14,8 @@
 //! 96 (1024- to 6144-bit moduli, and the halves of the split products and squares above them)
 //! rows whose length is written into the text: no branch within a row, and for s = 16, 24, 32
 //! and 48 the square written out whole ([`Adx::square_straight`]). `karatsuba` adds and
-//! subtracts with [`Adx::add_n`], [`Adx::sub_n`] and their in-place forms (plain ADC/SBB chains, four limbs a
-//! step, as GMP's `mpn_add_n`).
+//! subtracts with [`Adx::add_n`], [`Adx::sub_n`] and their in-place forms (plain ADC/SBB
+//! chains, four limbs a step, as GMP's `mpn_add_n`).
 //!
 //! Word size 64, radix 2^64. A row of a loop whose lengths agree mod 8 runs `len mod 8` limbs
 //! written out, then groups of eight ([`row_fixed_text`]); a single row of any length
@@ -498,9 +498,9 @@ macro_rules! rows_loop_mod8 {
 }
 
 /// `rows_loop!(row, args)` for rows of `$s` limbs each: written out whole
-/// ([`row_straight`]) for s = 16, 24, 32, 48, 64 and 96 (written out, 24 to 96 took the REDC
-/// rows 3–7 % less time than the loop of their length class on a Zen 3, each timed alone,
-/// best of 2000 rounds, two runs), else [`rows_loop_mod8`].
+/// ([`row_straight`]) for s = 16, 24, 32, 48, 64 and 96, else [`rows_loop_mod8`]. Written out,
+/// the rows of 24 to 96 limbs ran faster than the loop of their length class on a Zen 3; the
+/// effect on `pow` and `pow_sec` is in `docs/baseline-ab-9241e41-rows.json`.
 #[cfg(target_arch = "x86_64")]
 macro_rules! rows_loop_len {
     ($s:expr, $($args:tt)*) => {

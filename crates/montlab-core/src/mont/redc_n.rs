@@ -9,8 +9,8 @@
 //! the high half. The product mod W^rn - 1 splits as GMP's `mpn_mulmod_bnm1`:
 //! W^(2h) - 1 = (W^h - 1)(W^h + 1), the first factor recursively, the two residues joined by
 //! the CRT (a halving mod W^h - 1 is a one-bit rotation); rn is s rounded up to a multiple of
-//! 8, so it splits at least three times (down to 16 limbs or an odd length). q is a short product
-//! (the split of Mulders' short product with equal halves).
+//! 8, so it splits at least three times (down to 16 limbs or an odd length). q is a short
+//! product (the split of Mulders' short product with equal halves).
 //!
 //! Word size 64, radix W = 2^64; R = W^s, the R of `cios` and `sqr`: the same output as the
 //! rows' REDC ([`crate::mont::sqr::rows_redc_into`]). Inputs: odd N of s >= [`MIN_LIMBS`]
@@ -48,10 +48,9 @@ const _: () = assert!(MIN_LIMBS < CT_MIN_LIMBS);
 const MULLO_SPLIT: usize = 64;
 
 /// Products mod W^n - 1 of fewer limbs (or odd counts) are a full product, folded. Splitting
-/// below 64 limbs took the product mod W^128 - 1 from 2.84 to 2.67–2.68 µs and this REDC at
-/// 128 limbs from 6.70 to 6.51–6.52 µs on the variable-time ADX rows (each timed alone in a
-/// test build, best of 1500 rounds), alike down to 32, 24 or 16 limbs; 16 as GMP's
-/// `MULMOD_BNM1_THRESHOLD` (14 on Zen 3).
+/// below 64 limbs made the product mod W^128 - 1 and this REDC at 128 limbs faster on the
+/// variable-time ADX rows of a Zen 3, alike for splits down to 32, 24 or 16 limbs (the effect
+/// on `pow` is in `docs/baseline-ab.json`); 16 as GMP's `MULMOD_BNM1_THRESHOLD` (14 on Zen 3).
 const BNM1_SPLIT: usize = 16;
 
 /// The larger of `a` and `b` in a `const fn` (`Ord::max` is not one).
