@@ -10,8 +10,10 @@ size); the kernel call alone is timed, in Rust. Records the verdicts and the |t|
 
 ``--kernels cios_pow_sec,amm_pow_sec`` adds the IFMA kernel (a CPU with AVX-512 IFMA).
 ``--fixed zero,random`` runs each kernel once per fixed exponent: ``zero`` (the default: the
-accumulator stays at the Montgomery form of 1), ``ones`` (every window digit the largest) or
-``random`` (one random exponent, dudect's classic fixed-vs-random); the control runs ``zero``.
+accumulator stays at the Montgomery form of 1), ``one`` (the same until the last window),
+``ones`` (every window digit the largest), ``top`` (only the top limb set: most windows
+multiply by the entry for 0 while the accumulator moves) or ``random`` (one random exponent,
+dudect's classic fixed-vs-random); the control runs ``zero``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+#: The fixed exponents of class 0 that ``montlab-dudect`` takes.
+FIXED = ("zero", "one", "ones", "top", "random")
 PROGRESS = re.compile(r"(\d+) samples, max \|t\| = ([0-9.]+)")
 
 
@@ -93,12 +97,12 @@ def main() -> None:
         "--fixed",
         type=lambda s: s.split(","),
         default=["zero"],
-        help="fixed exponents of class 0: zero, ones, random",
+        help="fixed exponents of class 0: " + ", ".join(FIXED),
     )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    if not set(args.fixed) <= {"zero", "ones", "random"}:
-        ap.error("--fixed takes zero, ones and random")
+    if not set(args.fixed) <= set(FIXED):
+        ap.error("--fixed takes " + ", ".join(FIXED))
     from montlab.provenance import git_commit
 
     commit = git_commit()  # the code measured: a 10^6-sample run takes an hour

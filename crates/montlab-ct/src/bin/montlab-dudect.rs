@@ -5,9 +5,12 @@
 //! measurement draws its class at random, class 0 a fixed exponent, class 1 a fresh random
 //! exponent, both of N's full length (the length is public). The fixed exponent (`FIXED`) is
 //! `zero` by default (the extreme input of a square-and-multiply: the accumulator stays at
-//! the Montgomery form of 1), or `ones` (every bit set: every window digit the largest), or
-//! `random` (one random exponent drawn from the seed, dudect's classic fixed-vs-random). One modulus and base are fixed per run. The kernel call alone is timed
-//! (`Instant`, no conversions, inputs prepared before the clock starts). Welch's t compares
+//! the Montgomery form of 1), or `one` (the same accumulator until the last window), `ones`
+//! (every bit set: every window digit the largest), `top` (only the top limb set: the
+//! accumulator moves, but most windows multiply by the table's entry for 0), or `random` (one
+//! random exponent drawn from the seed, dudect's classic fixed-vs-random). One
+//! modulus and base are fixed per run. The kernel call alone is timed (`Instant`, no
+//! conversions, inputs prepared before the clock starts). Welch's t compares
 //! the classes over all samples and over the samples below each of 20 percentile thresholds
 //! (dudect's cropping, which removes the slow tail of interrupts); the verdict is the largest
 //! |t|. |t| above 4.5 is dudect's evidence of a leak.
@@ -81,9 +84,13 @@ struct Test {
     classes: [Moments; 2],
 }
 
+/// The fixed exponents of class 0 (see the module documentation).
+const FIXED_CLASSES: [&str; 5] = ["zero", "one", "ones", "top", "random"];
+
 fn usage() -> ! {
     eprintln!(
-        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|vartime) BITS SAMPLES [SEED [zero|ones|random]]"
+        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|vartime) BITS SAMPLES \
+         [SEED [zero|one|ones|top|random]]"
     );
     std::process::exit(2);
 }
@@ -105,7 +112,7 @@ fn main() {
     if bits < 2
         || samples < 100
         || !kernels.contains(&kernel.as_str())
-        || !["zero", "ones", "random"].contains(&fixed_class)
+        || !FIXED_CLASSES.contains(&fixed_class)
     {
         usage();
     }
@@ -129,11 +136,14 @@ fn main() {
     };
     let mut base = rng.limbs(s);
     base[s - 1] &= (1u64 << top) - 1; // below 2^(bits - 1) <= N
-    let fixed_exp = match fixed_class {
-        "zero" => vec![0; s],
-        "ones" => vec![u64::MAX; s],
-        _ => rng.limbs(s),
-    };
+    let mut fixed_exp = vec![0; s];
+    match fixed_class {
+        "one" => fixed_exp[0] = 1,
+        "ones" => fixed_exp.fill(u64::MAX),
+        "top" => fixed_exp[s - 1] = u64::MAX,
+        "random" => fixed_exp = rng.limbs(s),
+        _ => {}
+    }
     let run = |e: &[Limb]| -> Vec<Limb> {
         match kernel.as_str() {
             "cios_pow_sec" => fixed::pow_sec(&p, &base, e).expect("base < N"),
