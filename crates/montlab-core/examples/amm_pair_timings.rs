@@ -35,15 +35,10 @@ fn main() {
         eprintln!("amm_pair_timings: this CPU has no AVX-512 IFMA");
         std::process::exit(2);
     }
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("sizes are bit counts"))
-        .collect();
-    let sizes = if sizes.is_empty() {
-        vec![1024, 1536, 2048, 2304, 3072, 4096]
-    } else {
-        sizes
-    };
+    let sizes = common::sizes_or(
+        std::env::args().skip(1),
+        &[1024, 1536, 2048, 2304, 3072, 4096],
+    );
     let mut rng = Rng(0x5eed_a11a);
     println!(
         "{:>6} {:>5} {:>11} {:>11} {:>6} {:>10} {:>10} {:>10} {:>8} {:>8}",

@@ -308,15 +308,7 @@ fn main() {
         let num = |i: usize, d: usize| args.get(i).map_or(d, |a| a.parse().expect("a number"));
         return crossover(num(1, 1024), num(2, 8192), num(3, 512));
     }
-    let sizes: Vec<usize> = args
-        .iter()
-        .map(|a| a.parse().expect("sizes are bit counts"))
-        .collect();
-    let sizes = if sizes.is_empty() {
-        vec![2048, 4096, 8192, 16384, 32768, 65536]
-    } else {
-        sizes
-    };
+    let sizes = common::sizes_or(&args, &[2048, 4096, 8192, 16384, 32768, 65536]);
     let mut rng = Rng(0x5eed);
     for bits in sizes {
         let s = bits.div_ceil(64);

@@ -81,15 +81,7 @@ fn products<K: MontKernel>(k: &K, x: &[u64], y: &[u64], reps: usize) -> [f64; 3]
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("sizes are bit counts"))
-        .collect();
-    let sizes = if sizes.is_empty() {
-        vec![1024, 2048, 3072, 4096, 8192]
-    } else {
-        sizes
-    };
+    let sizes = common::sizes_or(std::env::args().skip(1), &[1024, 2048, 3072, 4096, 8192]);
     let ms = |v: f64| format!("{:.3}ms", v * 1e3);
     let cases: Vec<_> = sizes.iter().map(|&bits| case(bits)).collect();
 

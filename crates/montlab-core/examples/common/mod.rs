@@ -29,3 +29,20 @@ impl Rng {
         v
     }
 }
+
+/// Bit sizes from the command line (`args`), or `default` when none are given.
+///
+/// # Panics
+/// If an argument is not a number.
+#[allow(dead_code)]
+pub fn sizes_or<S: AsRef<str>>(args: impl IntoIterator<Item = S>, default: &[usize]) -> Vec<usize> {
+    let sizes: Vec<usize> = args
+        .into_iter()
+        .map(|a| a.as_ref().parse().expect("sizes are bit counts"))
+        .collect();
+    if sizes.is_empty() {
+        default.to_vec()
+    } else {
+        sizes
+    }
+}
