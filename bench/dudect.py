@@ -8,7 +8,9 @@ size); the kernel call alone is timed, in Rust. Records the verdicts and the |t|
 
     .venv/bin/python bench/dudect.py --sizes 1024,2048 --samples 100000 --json docs/dudect.json
 
-``--kernels cios_pow_sec,amm_pow_sec`` adds the IFMA kernel (a CPU with AVX-512 IFMA).
+``--kernels cios_pow_sec,amm_pow_sec`` adds the IFMA kernel (a CPU with AVX-512 IFMA);
+``spectral_pow_sec`` runs the spectral kernel, on its IFMA loops where the CPU has them (the
+record's ``transforms`` names them).
 ``--fixed zero,random`` runs each kernel once per fixed exponent: ``zero`` (the default: the
 accumulator stays at the Montgomery form of 1), ``one`` (the same until the last window),
 ``ones`` (every window digit the largest), ``top`` (only the top limb set: most windows
@@ -91,7 +93,7 @@ def main() -> None:
         "--kernels",
         type=lambda s: s.split(","),
         default=["cios_pow_sec"],
-        help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA)",
+        help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA), spectral_pow_sec",
     )
     ap.add_argument(
         "--fixed",

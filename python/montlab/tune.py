@@ -19,8 +19,6 @@ Measurement (:func:`run_tune`):
 * ``short`` is a one-shot ``FastModulus(n).pow(a, 65537)``, setup included, on the word level
   against ``ntt_redc`` (its "spectral" side; the most common public exponent, and the shortest
   that matters: ``ntt_redc`` gains on longer ones);
-* ``sec`` is not measured where the engine never runs ``pow_sec`` spectral (with AVX-512 IFMA:
-  the 8-lane loops are outside the constant-time test); its cut-over is then :data:`NEVER`;
 * each kernel is forced through the table (cut-over 0: spectral; :data:`NEVER`: word-level);
   rounds alternate the two kernels on the same operands, and a sample repeats a call until it
   lasts about ``sample_s``; the figure is the median over rounds of the seconds per call;
@@ -416,12 +414,8 @@ def _measure_size(
         word, spec = forced.make(case.n, spectral=False), forced.make(case.n, spectral=True)
     if word.mul_kernel not in ("amm", "cios") or spec.mul_kernel != "spectral":
         raise MontlabError(f"{bits} bits: could not force the two kernels")
-    if "sec" in live and spec.pow_sec_kernel != "spectral":
-        # The engine keeps pow_sec on the word level whatever the table says (IFMA).
-        live.discard("sec")
-        report.kept[KEYS["sec"]] = (NEVER, "the engine never runs pow_sec spectral here (IFMA)")
-    if word.pow_sec_kernel not in ("amm", "cios"):
-        raise MontlabError(f"{bits} bits: could not force pow_sec onto the word level")
+    if word.pow_sec_kernel not in ("amm", "cios") or spec.pow_sec_kernel != "spectral":
+        raise MontlabError(f"{bits} bits: could not force pow_sec onto the two kernels")
     fresh_word = lambda: forced.make(case.n, spectral=False)  # noqa: E731
     fresh_spec = lambda: forced.make(case.n, spectral=True)  # noqa: E731
     # A fresh one: once ``spectral`` is built (``mul_kernel`` above), short exponents run on it.

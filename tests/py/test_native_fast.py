@@ -57,8 +57,8 @@ def test_generic_table() -> None:
 
 
 def test_both_sides_of_the_generic_thresholds(rng: random.Random) -> None:
-    """Moduli around every cut of this CPU's table; a key set to "never" (2^64 - 1, as
-    spectral_sec_bits in the IFMA table) has no sides to test."""
+    """Moduli around every cut of this CPU's table; a key set to "never" (2^64 - 1) has no
+    sides to test."""
     t = native.thresholds()
     cuts = sorted(v for v in set(t.values()) if v <= native.SPECTRAL_MAX_BITS)
     assert cuts, t
@@ -306,8 +306,8 @@ def test_pow_sec_on_both_sides_of_spectral_sec_bits(
     bits: int, rng: random.Random, table: None
 ) -> None:
     """spectral_sec_bits moves pow_sec between the word level (IFMA's amm from 513 bits where the
-    CPU has it, else cios) and the spectral kernel (not while IFMA is on, nor for an N without a
-    spectral kernel); the values are pow's either way."""
+    CPU has it, else cios) and the spectral kernel (its IFMA loops where the CPU has them; not
+    for an N without a spectral kernel); the values are pow's either way."""
     word = "amm" if native.IFMA and bits > 512 else "cios"
     for cut, want in ((bits + 1, word), (bits, "spectral")):
         native.set_thresholds(f"spectral_sec_bits = {cut}\n")
@@ -316,7 +316,7 @@ def test_pow_sec_on_both_sides_of_spectral_sec_bits(
         for n in moduli:
             m = FastModulus(n)
             got = m.pow_sec_kernel
-            assert got == want or (got == word and (native.IFMA or m.transform_len is None))
+            assert got == want or (got == word and m.transform_len is None)
             for b, e in [
                 (rng.randrange(n), rng.getrandbits(bits)),
                 (n - 1, (1 << bits) - 1),

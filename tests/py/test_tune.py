@@ -91,10 +91,8 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     before = _native.thresholds()
     report = small_run()
     assert _native.thresholds() == before
-    # pow_sec stays on the word level with IFMA (the engine's rule): then sec is not measured.
-    sec_runs = not _native.IFMA
-    assert report.kept == ({} if sec_runs else {KEYS["sec"]: (NEVER, report.kept[KEYS["sec"]][1])})
-    for op in KEYS if sec_runs else ("mul", "pow", "short"):
+    assert report.kept == {}
+    for op in KEYS:
         got = report.of(op)
         assert got, op
         assert all(p.word_s > 0 and p.spectral_s > 0 and p.transform_len >= 2 for p in got)

@@ -436,8 +436,8 @@ impl FastModulus {
     }
 
     /// Kernel of `pow_sec` (constant time): "amm" (AVX-512 IFMA, 513 to 52830 bits), "cios", or
-    /// "spectral" from the table's `spectral_sec_bits` (where N has a spectral kernel and IFMA
-    /// is not in use). A query: builds nothing.
+    /// "spectral" from the table's `spectral_sec_bits` (where N has a spectral kernel). A query:
+    /// builds nothing.
     #[getter]
     fn pow_sec_kernel(&self, py: Python<'_>) -> &'static str {
         py.detach(|| self.inner.pow_sec_kernel_id())

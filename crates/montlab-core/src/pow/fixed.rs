@@ -19,8 +19,9 @@
 //! 64x64->128 multiply is constant time (true of x86-64 and AArch64). [`pow_sec_with`] runs
 //! the same window on any [`CtKernel`]: `cios` + `sqr`, the IFMA kernel `amm`, or the spectral
 //! kernel. `crates/montlab-ct` checks `cios` and the spectral kernel (portable and AVX2 loops)
-//! under valgrind; valgrind has no AVX-512, so `amm` is checked only statistically
-//! (`bench/dudect.py`). Left out: blinding of the base or the exponent.
+//! under valgrind; valgrind has no AVX-512, so `amm` and the spectral kernel's IFMA loops are
+//! checked only statistically (`bench/dudect.py`). Left out: blinding of the base or the
+//! exponent.
 
 use crate::error::MontError;
 use crate::limb::Limb;

@@ -17,6 +17,9 @@
 //! P^-1 2^64 to undo that factor, so the coefficients equal the portable path's. [`load`]
 //! reduces 64-bit limbs x = x_lo + x_hi 2^52 as (x_lo mod 2q) + x_hi (2^52 mod q) < 4q.
 //!
+//! Timing: every branch and address depends on lengths alone (lazy reductions are `vpminuq`
+//! selects), so `pow_sec` runs on these loops through the spectral kernel.
+//!
 //! Safety boundary: with `ifma_crt`, the only modules with `unsafe`. [`available`] checks the
 //! CPU at run time (cached by std); the `unsafe fn`s below are only called after it returned
 //! true and after the slice lengths were checked, so every load and store stays inside the

@@ -14,8 +14,11 @@
 //! carries, and the limbs are repacked into 64-bit words. Every multiplicand stays below 2^52:
 //! r2 + 2 q2 - r1 < 3 q2, and 0 < r3 + 3 q3 - (k2 (q1 mod q3) mod 2q3) - (r1 mod q3) < 4 q3.
 //!
+//! Timing: no branch or address depends on the residues (the symmetric lift is a masked
+//! subtraction), so `pow_sec` runs on it through the spectral kernel.
+//!
 //! Safety boundary: [`garner_words`] checks the CPU features and the buffer length before the
-//! only `unsafe` call. Left out: constant time, non-x86-64 targets.
+//! only `unsafe` call. Left out: non-x86-64 targets.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{

@@ -39,7 +39,8 @@
 //! Timing: no branch or memory index depends on the values (masked carry
 //! folds, flag and final subtraction; wrapping arithmetic within the stated bounds), so
 //! `pow_sec` runs on it ([`fixed::pow_sec_with`]); `crates/montlab-ct` checks the portable
-//! loops under valgrind. The IFMA loops are not checked there (valgrind has no AVX-512).
+//! and AVX2 loops under valgrind. The IFMA loops, branch-free too, are outside valgrind (no
+//! AVX-512) and are checked statistically (`bench/dudect.py --kernels spectral_pow_sec`).
 
 use num_bigint::BigUint;
 

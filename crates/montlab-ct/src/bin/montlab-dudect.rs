@@ -16,14 +16,17 @@
 //! |t|. |t| above 4.5 is dudect's evidence of a leak.
 //!
 //! Kernels: `cios_pow_sec` (`pow::fixed::pow_sec`), `amm_pow_sec` (`pow::fixed::pow_sec_with`
-//! on the AVX-512 IFMA kernel, which valgrind cannot run; refused on a CPU without IFMA), and
-//! `vartime` (`pow::window::pow_vartime`, the control a working test must flag). Progress
-//! (samples, |t| so far) goes to stderr.
+//! on the AVX-512 IFMA kernel, which valgrind cannot run; refused on a CPU without IFMA),
+//! `spectral_pow_sec` (`pow_sec_with` on the spectral kernel; its transforms, pointwise
+//! products and Garner step run on AVX-512 IFMA where the CPU has it, and the JSON names the
+//! transforms that ran), and `vartime` (`pow::window::pow_vartime`, the control a working test
+//! must flag). Progress (samples, |t| so far) goes to stderr.
 
 use std::time::Instant;
 
 use montlab_core::mont::amm::IfmaParams;
 use montlab_core::pow::{fixed, window};
+use montlab_core::spectral::{self, SpectralParams};
 use montlab_core::{Limb, MontParams, OddModulus, Stop};
 
 /// splitmix64: a deterministic stream for moduli, bases, exponents and classes.
@@ -89,7 +92,7 @@ const FIXED_CLASSES: [&str; 5] = ["zero", "one", "ones", "top", "random"];
 
 fn usage() -> ! {
     eprintln!(
-        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|vartime) BITS SAMPLES \
+        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|spectral_pow_sec|vartime) BITS SAMPLES \
          [SEED [zero|one|ones|top|random]]"
     );
     std::process::exit(2);
@@ -108,7 +111,7 @@ fn main() {
         .unwrap_or_else(|| usage());
     let seed: u64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
     let fixed_class = args.get(5).map_or("zero", String::as_str);
-    let kernels = ["cios_pow_sec", "amm_pow_sec", "vartime"];
+    let kernels = ["cios_pow_sec", "amm_pow_sec", "spectral_pow_sec", "vartime"];
     if bits < 2
         || samples < 100
         || !kernels.contains(&kernel.as_str())
@@ -134,6 +137,16 @@ fn main() {
     } else {
         None
     };
+    let spectral = if kernel == "spectral_pow_sec" {
+        let k = SpectralParams::new(&OddModulus::new(&n).expect("an odd modulus > 1"));
+        if k.is_none() {
+            eprintln!("montlab-dudect: no spectral kernel for this seed's modulus (another seed)");
+            std::process::exit(2);
+        }
+        k
+    } else {
+        None
+    };
     let mut base = rng.limbs(s);
     base[s - 1] &= (1u64 << top) - 1; // below 2^(bits - 1) <= N
     let mut fixed_exp = vec![0; s];
@@ -149,6 +162,10 @@ fn main() {
             "cios_pow_sec" => fixed::pow_sec(&p, &base, e).expect("base < N"),
             "amm_pow_sec" => {
                 let k = ifma.as_ref().expect("built above");
+                fixed::pow_sec_with(k, &base, e, Stop::never()).expect("never stopped")
+            }
+            "spectral_pow_sec" => {
+                let k = spectral.as_ref().expect("built above");
                 fixed::pow_sec_with(k, &base, e, Stop::never()).expect("never stopped")
             }
             _ => window::pow_vartime(&p, &base, e).expect("base < N"),
@@ -209,9 +226,15 @@ fn main() {
         .collect();
     let max = ts.iter().map(|t| t.abs()).fold(0.0, f64::max);
     let all = &tests[0].classes;
+    // The spectral kernel's loops (the word-level kernels name themselves).
+    let transforms = if kernel == "spectral_pow_sec" {
+        spectral::transforms_id()
+    } else {
+        "none"
+    };
     println!(
         "{{\"kernel\": \"{kernel}\", \"bits\": {bits}, \"samples\": {samples}, \"seed\": {seed}, \
-         \"fixed\": \"{fixed_class}\", \
+         \"fixed\": \"{fixed_class}\", \"transforms\": \"{transforms}\", \
          \"seconds\": {:.1}, \"fixed_mean_ns\": {:.0}, \"random_mean_ns\": {:.0}, \
          \"fixed_n\": {}, \"random_n\": {}, \"t_all\": {:.3}, \"max_abs_t\": {max:.3}, \
          \"t_cropped\": [{}]}}",
