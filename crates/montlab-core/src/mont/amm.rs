@@ -15,6 +15,8 @@
 //! Inputs:  elements with every digit < 2^52 and value < 2N (lazy).
 //! Output:  [`IfmaParams::amm`] gives `a b R^-1 mod N` up to one multiple of N: value < 2N,
 //!          digits < 2^52, so outputs chain as inputs ((2N)^2 / R + N <= 2N as R >= 4N).
+//!          [`IfmaParams::ams`] (the squaring) gives `a^2 R^-1 mod N` in the same range, not
+//!          always the integer of `amm(a, a)`.
 //!          [`MontKernel::from_mont`], [`MontKernel::unwrap`] and [`IfmaParams::mul_mod`]
 //!          return fully reduced `s` 64-bit limbs (one conditional subtraction).
 //!
@@ -30,10 +32,15 @@
 //! keeps them in memory and runs two rounds per pass over them. [`amm_pair`] runs two
 //! independent products (moduli of one digit count, up to [`PAIR_MAX_VECS`] vectors) with
 //! their lean rounds interleaved, so each one's serial chain hides behind the other's work.
-//! A lane gains less than 2^54 + 2^12 a round (four 52-bit halves, and lane 0 the carry of
-//! the lane shifted out), so k <= 1023 rounds stay below 2^64. After the k rounds
-//! one lane-wise carry pass leaves digits < 2^52 + 2^12; the remaining ripples (a carry into
-//! a digit 2^52 - 1) are resolved with generate/propagate lane masks and scalar additions.
+//! Squarings ([`IfmaParams::ams`], [`ams_pair`], after Drucker and Gueron, "Fast modular
+//! squaring with AVX512IFMA", ITNG 2019) multiply a_i in round i by E_i, the square's row from
+//! digit i (a_i, then the digits of 2A), and skip its zero vectors below digit i: about 3/4 of
+//! the AMM's lane products, from [`AMS_MIN_VECS`] vectors on one lane and
+//! [`AMS_PAIR_MIN_VECS`] on two. A lane gains less than 2^54 + 2^12 a round (four 52-bit
+//! halves, and lane 0 the carry of the lane shifted out), so k <= 1023 rounds stay below 2^64.
+//! After the k rounds one lane-wise carry pass leaves digits < 2^52 + 2^12; the remaining
+//! ripples (a carry into a digit 2^52 - 1) are resolved with generate/propagate lane masks and
+//! scalar additions.
 //!
 //! Safety boundary: `unsafe` is limited to the calls of the `#[target_feature]` cores, made
 //! only after checking the CPU ([`available`]) and every length, and to aligned vector loads
@@ -43,8 +50,8 @@
 //! select; a table entry is read by a vector scan of the whole table under masks), so
 //! [`crate::pow::fixed::pow_sec_with`] and [`crate::pow::pair`] run on this kernel.
 //! valgrind has no AVX-512, so the taint test (`crates/montlab-ct`) cannot run it; the dudect
-//! check (`bench/dudect.py --kernels amm_pow_sec`) measures it. Left out: a dedicated squaring,
-//! subquadratic products, moduli above [`MAX_BITS`], and targets other than x86-64 (where
+//! check (`bench/dudect.py --kernels amm_pow_sec`) measures it. Left out: subquadratic
+//! products, moduli above [`MAX_BITS`], and targets other than x86-64 (where
 //! [`IfmaParams::new`] returns `None`).
 #![allow(unsafe_code)]
 
@@ -356,6 +363,16 @@ impl IfmaParams {
     pub fn amm(&self, a: &IfmaElem, b: &IfmaElem, out: &mut IfmaElem) {
         amm(self, &a.d, &b.d, &mut out.d);
     }
+
+    /// `out = a^2 R^-1 mod N` up to one N, for an element `a` of this modulus: the range of
+    /// [`IfmaParams::amm`] (value < 2N, digits < 2^52), not always its integer (the rounds
+    /// add the square's products in another order, so their quotient digits differ).
+    ///
+    /// # Panics
+    /// As [`IfmaParams::amm`].
+    pub fn ams(&self, a: &IfmaElem, out: &mut IfmaElem) {
+        ams(self, &a.d, &mut out.d);
+    }
 }
 
 /// Radix 2^64 to radix 2^52: `vecs` blocks; `x` must be below 2^(52 * 8 vecs).
@@ -488,6 +505,45 @@ pub fn amm_pair(
     unreachable!("available() is false off x86-64: {:?}", (a, b, o0, o1));
 }
 
+/// Two independent squarings, `out[i] = a[i]^2 R^-1 mod N_i` up to one N_i, each as
+/// [`IfmaParams::ams`]: interleaved in one core (`simd::ams2_core`) where [`amm_pair`]
+/// would interleave the products and the squaring core is faster than the pair of AMMs
+/// (from [`AMS_PAIR_MIN_VECS`]), else as [`amm_pair`] of each number by itself.
+///
+/// # Panics
+/// As [`IfmaParams::amm`].
+pub fn ams_pair(p: [&IfmaParams; 2], a: [&IfmaElem; 2], out: [&mut IfmaElem; 2]) {
+    let [o0, o1] = out;
+    let l = p[0].vecs();
+    if p[0].k != p[1].k || p[1].vecs() != l || !(AMS_PAIR_MIN_VECS..=PAIR_MAX_VECS).contains(&l) {
+        amm_pair(p, a, a, [o0, o1]);
+        return;
+    }
+    assert!(
+        available() && a.iter().all(|a| a.d.len() == l) && o0.d.len() == l && o1.d.len() == l,
+        "amm: CPU without AVX-512 IFMA, or element lengths differ from the modulus",
+    );
+    #[cfg(target_arch = "x86_64")]
+    {
+        by_vecs!(l, [1 2 3 4 5 6], V => {
+            let (a0, a1) = (as_arr::<V>(&a[0].d), as_arr::<V>(&a[1].d));
+            let n = [as_arr::<V>(&p[0].n), as_arr::<V>(&p[1].n)];
+            let o0: &mut [Block; V] = (&mut o0.d[..]).try_into().expect("length checked");
+            let o1: &mut [Block; V] = (&mut o1.d[..]).try_into().expect("length checked");
+            // SAFETY: `available()` returned true above, so the CPU runs every instruction the
+            // core is compiled for; all arrays have V blocks.
+            unsafe { simd::ams2_core::<V>([a0, a1], n, [p[0].k0, p[1].k0], p[0].k, [o0, o1]) }
+        });
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    unreachable!("available() is false off x86-64: {:?}", (a, o0, o1));
+}
+
+/// Fewest vectors whose paired squarings run `simd::ams2_core`: on an AMD Zen 4 it took
+/// 0.92-0.93 of [`amm_pair`]'s time at 5 and 6 vectors, 1.00 at 4 and 1.05 at 3
+/// (`examples/ams_timings`).
+pub const AMS_PAIR_MIN_VECS: usize = 5;
+
 /// The AMM on checked lengths: the safe boundary around the vector core.
 fn amm(p: &IfmaParams, a: &[Block], b: &[Block], out: &mut [Block]) {
     let l = p.n.len();
@@ -521,6 +577,42 @@ fn amm(p: &IfmaParams, a: &[Block], b: &[Block], out: &mut [Block]) {
     #[cfg(not(target_arch = "x86_64"))]
     unreachable!("available() is false off x86-64: {:?}", (a, b, out));
 }
+
+/// The squaring on checked lengths: [`simd::ams_core`] for vector counts in
+/// [`AMS_VECS`], else the AMM of `a` by itself.
+fn ams(p: &IfmaParams, a: &[Block], out: &mut [Block]) {
+    let l = p.n.len();
+    if l < AMS_MIN_VECS {
+        amm(p, a, a, out);
+        return;
+    }
+    assert!(
+        available() && a.len() == l && out.len() == l && p.k <= LANES * l,
+        "amm: CPU without AVX-512 IFMA, or element lengths differ from the modulus",
+    );
+    #[cfg(target_arch = "x86_64")]
+    if l > FIXED_VECS {
+        let mut d = [Block::default(); MAX_VECS + 1];
+        // SAFETY: `available()` returned true above, so the CPU runs every instruction the
+        // core is compiled for; all slices have l blocks (d l + 1) and k <= 8 l.
+        unsafe { simd::ams_dyn(a, &p.n, p.k0, p.k, &mut d[..=l], out) }
+    } else {
+        by_vecs!(l, [7 8 9 10 11 12 13 14 15 16], V => {
+            let (a, n) = (as_arr::<V>(a), as_arr::<V>(&p.n));
+            let out: &mut [Block; V] = out.try_into().expect("length checked");
+            // SAFETY: `available()` returned true above, so the CPU runs every instruction
+            // the core is compiled for; all arrays have V blocks.
+            unsafe { simd::ams_core::<V>(a, n, p.k0, p.k, out) }
+        });
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    unreachable!("available() is false off x86-64: {:?}", (a, out));
+}
+
+/// Fewest vectors whose squarings run the dedicated cores (`simd::ams_core`,
+/// `simd::ams_dyn`); below, where a round waits on its serial chain rather than on its
+/// lane products, the AMM of a number by itself is as fast.
+pub const AMS_MIN_VECS: usize = 7;
 
 #[cfg(target_arch = "x86_64")]
 fn as_arr<const V: usize>(x: &[Block]) -> &[Block; V] {
@@ -560,7 +652,7 @@ impl MontKernel for IfmaParams {
     }
 
     fn sqr(&self, a: &IfmaElem, out: &mut IfmaElem, _sc: &mut ()) {
-        self.amm(a, a, out);
+        self.ams(a, out);
     }
 
     fn limbs(&self) -> usize {
@@ -702,6 +794,162 @@ mod tests {
                 let got =
                     crate::pow::fixed::pow_sec_with(&p, &bl, &e, crate::Stop::never()).unwrap();
                 assert_eq!(big(&got), big(&b).modpow(&big(&e), &nb), "N = {nb:#x}");
+            }
+        }
+    }
+
+    /// The squaring against its definition and against the AMM of `a` by itself (equal mod N,
+    /// both < 2N) at every digit count k from 2 to 8 * 17 (past the last register core) and
+    /// at k of 18, 40 and 127 vectors (the core in memory, up to `MAX_DIGITS`), on edge
+    /// moduli and lazy operands 0, 1, N - 1, N, 2N - 1 and random ones below 2N.
+    #[test]
+    fn ams_matches_definition() {
+        if !ifma_or_skip("ams_matches_definition") {
+            return;
+        }
+        let mut seed = 0x0a35_0a35_0000_0001;
+        let dyn_k = [8 * 18 - 3, 8 * 40 - 4, MAX_DIGITS];
+        for k in (2..=8 * (FIXED_VECS + 1)).chain(dyn_k) {
+            // All-ones, 2^(b-1) + 1 and random moduli of the largest and smallest b with k digits.
+            let mut moduli = Vec::new();
+            for b in [52 * k - 2, 52 * k - 53] {
+                let ones = (BigUint::from(1u8) << b) - 1u8;
+                let sparse = (BigUint::from(1u8) << (b - 1)) + 1u8;
+                let r = big(&crate::limb::xorshift_limbs(&mut seed, b.div_ceil(64)));
+                let random = (r % (BigUint::from(1u8) << (b - 1))) | &sparse;
+                moduli.extend([ones, sparse, random].map(|m| m.to_u64_digits()));
+            }
+            let s = (52 * k - 2).div_ceil(64);
+            for n in &moduli {
+                let p = IfmaParams::new(&OddModulus::new(n).unwrap()).unwrap();
+                assert_eq!(p.k, k);
+                let nb = big(n);
+                let r_inv = (BigUint::from(1u8) << (52 * k)).modinv(&nb).unwrap();
+                let two_n = &nb * 2u8;
+                let mut vals = vec![
+                    BigUint::default(),
+                    BigUint::from(1u8),
+                    &nb - 1u8,
+                    nb.clone(),
+                    &two_n - 1u8,
+                ];
+                for _ in 0..3 {
+                    vals.push(big(&crate::limb::xorshift_limbs(&mut seed, s + 1)) % &two_n);
+                }
+                for x in &vals {
+                    let ex = p.lazy_elem(&x.to_u64_digits());
+                    let (mut sq, mut mm) = (ex.clone(), ex.clone());
+                    p.ams(&ex, &mut sq);
+                    p.amm(&ex, &ex, &mut mm);
+                    let (got, want) = (big_digits(&sq), big_digits(&mm));
+                    assert!(got < two_n, "k={k} N={nb:#x} x={x:#x}: {got:#x} >= 2N");
+                    assert!(sq.digits().iter().all(|&d| d <= MASK52), "k={k}");
+                    assert_eq!(&got % &nb, x * x * &r_inv % &nb, "k={k} N={nb:#x} x={x:#x}");
+                    assert_eq!(got % &nb, want % &nb, "k={k}");
+                }
+            }
+        }
+    }
+
+    /// The paired squaring on two moduli of one digit count, k from 2 to 8 `PAIR_MAX_VECS`,
+    /// against the definition, with lazy edge operands in either lane.
+    #[test]
+    fn ams_pair_matches_definition() {
+        if !ifma_or_skip("ams_pair_matches_definition") {
+            return;
+        }
+        let mut seed = 0x0a35_0a35_0000_0002;
+        for k in 2..=8 * PAIR_MAX_VECS {
+            let b = 52 * k - 2 - (k % 3) * 20;
+            let m: [BigUint; 2] = [0, 1].map(|_| {
+                let r = big(&crate::limb::xorshift_limbs(&mut seed, b.div_ceil(64)));
+                (r % (BigUint::from(1u8) << (b - 1)))
+                    | (BigUint::from(1u8) << (b - 1))
+                    | BigUint::from(1u8)
+            });
+            let p = m
+                .clone()
+                .map(|n| IfmaParams::new(&OddModulus::new(&n.to_u64_digits()).unwrap()).unwrap());
+            assert_eq!((p[0].k, p[1].k), (k, k));
+            let edge = |n: &BigUint, seed: &mut u64| {
+                let two_n = n * 2u8;
+                let r = big(&crate::limb::xorshift_limbs(seed, b.div_ceil(64) + 1)) % &two_n;
+                [
+                    BigUint::default(),
+                    BigUint::from(1u8),
+                    n - 1u8,
+                    n.clone(),
+                    &two_n - 1u8,
+                    r,
+                ]
+            };
+            let (v0, v1) = (edge(&m[0], &mut seed), edge(&m[1], &mut seed));
+            for (x0, x1) in v0.iter().zip(v1.iter().rev()) {
+                let e = [
+                    p[0].lazy_elem(&x0.to_u64_digits()),
+                    p[1].lazy_elem(&x1.to_u64_digits()),
+                ];
+                let mut out = e.clone();
+                let [o0, o1] = &mut out;
+                ams_pair([&p[0], &p[1]], [&e[0], &e[1]], [o0, o1]);
+                for (i, x) in [x0, x1].into_iter().enumerate() {
+                    let r_inv = (BigUint::from(1u8) << (52 * k)).modinv(&m[i]).unwrap();
+                    let got = big_digits(&out[i]);
+                    assert!(got < &m[i] * 2u8, "k={k} lane {i}");
+                    assert_eq!(
+                        got % &m[i],
+                        x * x * &r_inv % &m[i],
+                        "k={k} lane {i} x={x:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Exponentiations whose squarings run the dedicated cores: sliding and fixed windows at
+    /// 7 and 16 vectors (register cores), 17 and 40 (the core in memory), against num-bigint,
+    /// with bases 0, 1, N - 1 and random, and exponents 0, all-ones and random.
+    #[test]
+    fn ams_in_exponentiations() {
+        if !ifma_or_skip("ams_in_exponentiations") {
+            return;
+        }
+        let mut seed = 0x0a35_0a35_0000_0003;
+        for bits in [52 * 56 - 2, 52 * 128 - 2, 52 * 129 - 40, 16384usize] {
+            let s = bits.div_ceil(64);
+            let mut n = crate::limb::xorshift_limbs(&mut seed, s);
+            n[0] |= 1;
+            n[s - 1] &= u64::MAX >> (64 * s - bits);
+            n[s - 1] |= 1 << ((bits - 1) % 64);
+            let p = IfmaParams::new(&OddModulus::new(&n).unwrap()).unwrap();
+            assert!(p.vecs() >= AMS_MIN_VECS);
+            let nb = big(&n);
+            let mut nm1 = n.clone();
+            nm1[0] -= 1;
+            let mut r = crate::limb::xorshift_limbs(&mut seed, s);
+            r[s - 1] >>= 1 + (64 * s - bits);
+            for base in [
+                vec![0; s],
+                {
+                    let mut one = vec![0; s];
+                    one[0] = 1;
+                    one
+                },
+                nm1,
+                r,
+            ] {
+                for e in [
+                    vec![0],
+                    vec![u64::MAX; 2],
+                    crate::limb::xorshift_limbs(&mut seed, 3),
+                ] {
+                    let want = big(&base).modpow(&big(&e), &nb);
+                    let got = crate::pow::window::pow_vartime_with(&p, &base, &e);
+                    assert_eq!(big(&got), want, "bits={bits} vartime");
+                    let got = crate::pow::fixed::pow_sec_with(&p, &base, &e, crate::Stop::never())
+                        .unwrap();
+                    assert_eq!(big(&got), want, "bits={bits} sec");
+                }
             }
         }
     }

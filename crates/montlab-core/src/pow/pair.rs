@@ -15,7 +15,8 @@
 //!
 //! Timing: as [`crate::pow::fixed::pow_sec_with`] on `amm`: the sequence of operations depends
 //! only on the limb counts; each lane's table entry is gathered by a full masked scan with its
-//! own digit. Where the two moduli have different digit counts, or more than
+//! own digit. The squarings run on [`amm::ams_pair`] (its dedicated core from 5 vectors, the
+//! AMM of each number by itself below). Where the two moduli have different digit counts, or more than
 //! [`amm::PAIR_MAX_VECS`] vectors, [`amm::amm_pair`] runs the two products one after the
 //! other, on the same path for the same lengths. Left out: sliding windows (the two exponents'
 //! windows would not line up) and blinding.
@@ -77,7 +78,8 @@ pub fn pow_sec_pair(
     for win in (0..windows).rev() {
         stop.check()?;
         for _ in 0..k {
-            mul([&acc[0], &acc[1]], [&acc[0], &acc[1]], &mut tmp);
+            let [t0, t1] = &mut tmp;
+            amm::ams_pair(p, [&acc[0], &acc[1]], [t0, t1]);
             core::mem::swap(&mut acc, &mut tmp);
         }
         for i in 0..2 {

@@ -4,8 +4,9 @@
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_alignr_epi64, _mm512_and_si512, _mm512_castsi512_si128,
     _mm512_cmpeq_epu64_mask, _mm512_cmpgt_epu64_mask, _mm512_load_si512, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_mask_add_epi64, _mm512_maskz_srli_epi64, _mm512_or_si512,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_srli_epi64, _mm512_store_si512,
+    _mm512_madd52lo_epu64, _mm512_mask_add_epi64, _mm512_mask_and_epi64, _mm512_mask_mov_epi64,
+    _mm512_maskz_mov_epi64, _mm512_maskz_srli_epi64, _mm512_or_si512, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_store_si512,
     _mm_cvtsi128_si64, _mm_extract_epi64,
 };
 
@@ -157,6 +158,158 @@ pub(super) fn amm_core<const V: usize>(
         }
     }
     finish(&mut lane.acc, out);
+}
+
+impl<const V: usize> Lane<V> {
+    /// The lane of a squaring of `a`: its vectors `va` hold D = 2A, digit j
+    /// (2 a_j mod 2^52) + (a_(j-1) >> 51), rather than A. D < 4N <= R, so it has k digits.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn new_sqr(a: &[Block; V], n: &[Block; V], k0: u64) -> Self {
+        let mut lane = Self::new(a, n, k0);
+        let (zero, mask) = (_mm512_setzero_si512(), _mm512_set1_epi64(MASK52 as i64));
+        let va = lane.va;
+        lane.va = core::array::from_fn(|j| {
+            let below = if j > 0 { va[j - 1] } else { zero };
+            let carry = _mm512_srli_epi64(_mm512_alignr_epi64::<7>(va[j], below), 51);
+            _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(va[j], 1), mask), carry)
+        });
+        lane
+    }
+
+    /// Round i = 8 U + `v` of the squaring of `a` (a lane from [`Lane::new_sqr`]), as
+    /// [`Lane::round_lean`] with a_i times E_i, the digits j >= i of A's square row: a_i at
+    /// i, 2 a_j above it (D's digits, digit i + 1 without the carry bit of a_i, which is not
+    /// doubled). E_i's vectors below U are zero and skipped: the rounds issue about 3/4 of
+    /// the AMM's lane products. U is a constant so that the vectors a round touches are fixed
+    /// at compile time.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[allow(
+        clippy::needless_range_loop,
+        reason = "vector j of several arrays in step"
+    )]
+    fn sqr_round<const U: usize>(&mut self, a: &[Block; V], v: usize) {
+        let zero = _mm512_setzero_si512();
+        let not1 = _mm512_set1_epi64(!1);
+        let ai = a[U].0[v];
+        // Vector U of E_i: D's lanes above v (lane v + 1 without its carry bit), a_i at lane
+        // v; vector U + 1 drops the carry bit of its lane 0 when v = 7.
+        let above = (0xff_u16 << (v + 1)) as u8;
+        let next = (1_u16 << (v + 1)) as u8;
+        let x = _mm512_maskz_mov_epi64(above, self.va[U]);
+        let x = _mm512_mask_and_epi64(x, next, x, not1);
+        let eu = _mm512_mask_mov_epi64(x, 1 << v, load(&a[U]));
+        let eu1 = if U + 1 < V {
+            let last = u8::from(v == LANES - 1);
+            _mm512_mask_and_epi64(self.va[U + 1], last, self.va[U + 1], not1)
+        } else {
+            zero
+        };
+        let op = |j: usize| {
+            if j == U {
+                eu
+            } else if j == U + 1 {
+                eu1
+            } else {
+                self.va[j]
+            }
+        };
+        // Digits 0 and 1 of E_i for the scalar chain: nonzero in rounds 0 and 1 only.
+        let (x0, x1) = match (U, v) {
+            (0, 0) => (self.low.a0, (self.low.a1 << 1) & MASK52),
+            (0, 1) => (0, self.low.a1),
+            _ => (0, 0),
+        };
+        let vb = _mm512_set1_epi64(ai as i64);
+        let t1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(self.acc[0])) as u64;
+        let (y, t0) = self.low.round_with(self.t0, t1, x0, x1, ai);
+        let vy = _mm512_set1_epi64(y as i64);
+        let mut acc = self.acc;
+        for j in 0..V {
+            let mut x = acc[j];
+            if j >= U {
+                x = _mm512_madd52lo_epu64(x, op(j), vb);
+            }
+            acc[j] = _mm512_madd52lo_epu64(x, self.vn[j], vy);
+        }
+        self.t0 = t0;
+        let carry = _mm512_maskz_srli_epi64(1, acc[0], 52);
+        for j in 0..V {
+            let up = if j + 1 < V { acc[j + 1] } else { zero };
+            let mut x = _mm512_alignr_epi64::<1>(up, acc[j]);
+            if j == 0 {
+                x = _mm512_add_epi64(x, carry);
+            }
+            if j >= U {
+                x = _mm512_madd52hi_epu64(x, op(j), vb);
+            }
+            acc[j] = _mm512_madd52hi_epu64(x, self.vn[j], vy);
+        }
+        self.acc = acc;
+        debug_assert_eq!(
+            self.t0,
+            _mm_cvtsi128_si64(_mm512_castsi512_si128(self.acc[0])) as u64
+        );
+    }
+}
+
+/// `$round(U, rounds)` for each block of eight rounds 8 U .. 8 U + rounds of a squaring of k
+/// digits (U < V): a copy per U, so that [`Lane::sqr_round`] has its vector set fixed.
+macro_rules! sqr_blocks {
+    ($v:ident, $k:expr, |$u:ident, $rounds:ident| $body:block) => {
+        sqr_blocks!(@ $v, $k, $u, $rounds, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (@ $v:ident, $k:expr, $u:ident, $rounds:ident, $body:block, $($n:literal)*) => {$(
+        if $n < $v && LANES * $n < $k {
+            const $u: usize = $n;
+            let $rounds = ($k - LANES * $n).min(LANES);
+            $body
+        }
+    )*};
+}
+
+/// The squaring's k rounds ([`Lane::sqr_round`]) and the final normalisation, `V` vectors
+/// per number.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn ams_core<const V: usize>(
+    a: &[Block; V],
+    n: &[Block; V],
+    k0: u64,
+    k: usize,
+    out: &mut [Block; V],
+) {
+    let mut lane = Lane::new_sqr(a, n, k0);
+    sqr_blocks!(V, k, |U, rounds| {
+        for v in 0..rounds {
+            lane.sqr_round::<U>(a, v);
+        }
+    });
+    finish(&mut lane.acc, out);
+}
+
+/// Two independent squarings of `V` vectors and k digits each (moduli may differ), their
+/// rounds interleaved as [`amm2_core`]'s.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn ams2_core<const V: usize>(
+    a: [&[Block; V]; 2],
+    n: [&[Block; V]; 2],
+    k0: [u64; 2],
+    k: usize,
+    out: [&mut [Block; V]; 2],
+) {
+    let [a0, a1] = a;
+    let [o0, o1] = out;
+    let mut x = Lane::new_sqr(a0, n[0], k0[0]);
+    let mut y = Lane::new_sqr(a1, n[1], k0[1]);
+    sqr_blocks!(V, k, |U, rounds| {
+        for v in 0..rounds {
+            x.sqr_round::<U>(a0, v);
+            y.sqr_round::<U>(a1, v);
+        }
+    });
+    finish(&mut x.acc, o0);
+    finish(&mut y.acc, o1);
 }
 
 /// Two independent AMMs of `V` vectors and k rounds each (moduli may differ), their rounds
@@ -345,6 +498,168 @@ pub(super) fn amm_dyn(a: &[Block], b: &[Block], n: &[Block], k0: u64, k: usize, 
     finish(&mut regs[..v], acc);
 }
 
+/// [`ams_core`] for any vector count V = `acc.len()`, as [`amm_dyn`] is [`amm_core`]'s:
+/// operands in memory (D = 2A in `d`, V + 1 blocks of scratch), two rounds per pass over them.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn ams_dyn(
+    a: &[Block],
+    n: &[Block],
+    k0: u64,
+    k: usize,
+    d: &mut [Block],
+    acc: &mut [Block],
+) {
+    let v = acc.len();
+    assert!(
+        v > 0 && a.len() == v && n.len() == v && d.len() == v + 1 && k <= LANES * v,
+        "amm: element lengths differ"
+    );
+    let (zero, mask) = (_mm512_setzero_si512(), _mm512_set1_epi64(MASK52 as i64));
+    let not1 = _mm512_set1_epi64(!1);
+    let mut below = zero;
+    for j in 0..v {
+        let x = load(&a[j]);
+        let carry = _mm512_srli_epi64(_mm512_alignr_epi64::<7>(x, below), 51);
+        store(
+            &mut d[j],
+            _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(x, 1), mask), carry),
+        );
+        below = x;
+    }
+    d[v] = Block::default();
+    acc.fill(Block::default());
+    let low = Low {
+        a0: a[0].0[0],
+        a1: a[0].0[1],
+        n0: n[0].0[0],
+        n1: n[0].0[1],
+        k0,
+    };
+    let d1 = (a[0].0[1] << 1) & MASK52;
+    // Round i: a_i, E_i's vectors u and u + 1 (see `ams_block`), and E_i's digits 0 and 1.
+    let round = |i: usize| {
+        let (u, l) = (i / LANES, i % LANES);
+        let above = (0xff_u16 << (l + 1)) as u8;
+        let next = (1_u16 << (l + 1)) as u8;
+        let x = _mm512_maskz_mov_epi64(above, load(&d[u]));
+        let x = _mm512_mask_and_epi64(x, next, x, not1);
+        let eu = _mm512_mask_mov_epi64(x, 1 << l, load(&a[u]));
+        let du1 = load(&d[u + 1]);
+        let eu1 = _mm512_mask_and_epi64(du1, u8::from(l == LANES - 1), du1, not1);
+        let x01 = match i {
+            0 => (low.a0, d1),
+            1 => (0, low.a1),
+            _ => (0, 0),
+        };
+        (a[u].0[l], u, eu, eu1, x01)
+    };
+    // Vector j of E_i, or None below vector u.
+    let op = |r: &(u64, usize, __m512i, __m512i, (u64, u64)), j: usize| {
+        let (_, u, eu, eu1, _) = *r;
+        if j < u {
+            None
+        } else if j == u {
+            Some(eu)
+        } else if j == u + 1 {
+            Some(eu1)
+        } else {
+            Some(load(&d[j]))
+        }
+    };
+    let mut i = 0;
+    let mut next_y: Option<(u64, u64)> = None;
+    let two = |t0: u64,
+               t1: u64,
+               r0: &(u64, usize, __m512i, __m512i, (u64, u64)),
+               r1: &(u64, usize, __m512i, __m512i, (u64, u64))| {
+        let (y0, t0) = low.round_with(t0, t1, r0.4 .0, r0.4 .1, r0.0);
+        (y0, low.round_with(t0, 0, r1.4 .0, r1.4 .1, r1.0).0)
+    };
+    while i + 1 < k {
+        let (r0, r1) = (round(i), round(i + 1));
+        let (y0, y1) = next_y
+            .take()
+            .unwrap_or_else(|| two(acc[0].0[0], acc[0].0[1], &r0, &r1));
+        let (vb0, vy0) = (_mm512_set1_epi64(r0.0 as i64), _mm512_set1_epi64(y0 as i64));
+        let (vb1, vy1) = (_mm512_set1_epi64(r1.0 as i64), _mm512_set1_epi64(y1 as i64));
+        let mut vn = load(&n[0]);
+        let (mut x, mut h) = lo_hi_sq(load(&acc[0]), op(&r0, 0), vn, vb0, vy0);
+        h = _mm512_add_epi64(h, _mm512_maskz_srli_epi64(1, x, 52));
+        let (mut x2, mut h2) = (zero, zero);
+        for j in 0..v {
+            let (vn_up, x_up, h_up) = if j + 1 < v {
+                let vn_up = load(&n[j + 1]);
+                let (x_up, h_up) = lo_hi_sq(load(&acc[j + 1]), op(&r0, j + 1), vn_up, vb0, vy0);
+                (vn_up, x_up, h_up)
+            } else {
+                (zero, zero, zero)
+            };
+            let mid = _mm512_add_epi64(_mm512_alignr_epi64::<1>(x_up, x), h);
+            let (x2_j, mut h2_j) = lo_hi_sq(mid, op(&r1, j), vn, vb1, vy1);
+            if j == 0 {
+                h2_j = _mm512_add_epi64(h2_j, _mm512_maskz_srli_epi64(1, x2_j, 52));
+            } else {
+                let out = _mm512_add_epi64(_mm512_alignr_epi64::<1>(x2_j, x2), h2);
+                store(&mut acc[j - 1], out);
+                if j == 1 && i + 3 < k {
+                    let low2 = _mm512_castsi512_si128(out);
+                    let (t0, t1) = (_mm_cvtsi128_si64(low2), _mm_extract_epi64::<1>(low2));
+                    next_y = Some(two(t0 as u64, t1 as u64, &round(i + 2), &round(i + 3)));
+                }
+            }
+            (vn, x, h, x2, h2) = (vn_up, x_up, h_up, x2_j, h2_j);
+        }
+        store(
+            &mut acc[v - 1],
+            _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x2), h2),
+        );
+        i += 2;
+    }
+    if i < k {
+        let r = round(i);
+        let (y, _) = low.round_with(acc[0].0[0], acc[0].0[1], r.4 .0, r.4 .1, r.0);
+        let (vb, vy) = (_mm512_set1_epi64(r.0 as i64), _mm512_set1_epi64(y as i64));
+        let (mut x, mut h) = lo_hi_sq(load(&acc[0]), op(&r, 0), load(&n[0]), vb, vy);
+        h = _mm512_add_epi64(h, _mm512_maskz_srli_epi64(1, x, 52));
+        for j in 1..v {
+            let (x_j, h_j) = lo_hi_sq(load(&acc[j]), op(&r, j), load(&n[j]), vb, vy);
+            store(
+                &mut acc[j - 1],
+                _mm512_add_epi64(_mm512_alignr_epi64::<1>(x_j, x), h),
+            );
+            (x, h) = (x_j, h_j);
+        }
+        store(
+            &mut acc[v - 1],
+            _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x), h),
+        );
+    }
+    let mut regs = [zero; MAX_VECS];
+    for (r, x) in regs.iter_mut().zip(acc.iter()) {
+        *r = load(x);
+    }
+    finish(&mut regs[..v], acc);
+}
+
+/// [`lo_hi`] with the square's vector `e` (None: below E_i, no product with a_i).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn lo_hi_sq(
+    acc: __m512i,
+    e: Option<__m512i>,
+    n: __m512i,
+    vb: __m512i,
+    vy: __m512i,
+) -> (__m512i, __m512i) {
+    match e {
+        Some(e) => lo_hi(acc, e, n, vb, vy),
+        None => (
+            _mm512_madd52lo_epu64(acc, n, vy),
+            _mm512_madd52hi_epu64(_mm512_setzero_si512(), n, vy),
+        ),
+    }
+}
+
 /// `acc + lo(a b) + lo(n y)` and `hi(a b) + hi(n y)`, lane-wise.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
@@ -377,14 +692,21 @@ impl Low {
     /// that round's y and lane 0 after it.
     #[inline(always)]
     fn round(&self, t0: u64, t1: u64, bi: u64) -> (u64, u64) {
+        self.round_with(t0, t1, self.a0, self.a1, bi)
+    }
+
+    /// [`Low::round`] for a round that multiplies `bi` by digits 0 and 1 `x0`, `x1` rather
+    /// than A's (the squaring's rounds multiply a_i by their own vector).
+    #[inline(always)]
+    fn round_with(&self, t0: u64, t1: u64, x0: u64, x1: u64, bi: u64) -> (u64, u64) {
         // As in the one-round core: below 2^64, wrapping by name (no checked branch).
-        let ab = u128::from(self.a0).wrapping_mul(u128::from(bi));
+        let ab = u128::from(x0).wrapping_mul(u128::from(bi));
         let t = t0.wrapping_add(ab as u64 & MASK52);
         let y = t.wrapping_mul(self.k0) & MASK52;
         let ny = u128::from(self.n0).wrapping_mul(u128::from(y));
         let carry = t.wrapping_add(ny as u64 & MASK52) >> 52;
         let next = t1
-            .wrapping_add(self.a1.wrapping_mul(bi) & MASK52)
+            .wrapping_add(x1.wrapping_mul(bi) & MASK52)
             .wrapping_add(self.n1.wrapping_mul(y) & MASK52)
             .wrapping_add((ab >> 52) as u64)
             .wrapping_add((ny >> 52) as u64)
