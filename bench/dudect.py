@@ -93,7 +93,7 @@ def main() -> None:
         "--kernels",
         type=lambda s: s.split(","),
         default=["cios_pow_sec"],
-        help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA), spectral_pow_sec",
+        help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA), amm_pow_sec_blind (the same, blinded), spectral_pow_sec",
     )
     ap.add_argument(
         "--fixed",

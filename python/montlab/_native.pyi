@@ -176,8 +176,16 @@ class FastModulus:
     @property
     def pow_sec_kernel(self) -> str:
         """Registry id of the kernel of pow_sec: "amm" (AVX-512 IFMA, 513 to 52830 bits), "cios",
-        or "spectral" from the table's spectral_sec_bits (N with a spectral kernel, without
-        IFMA). Builds nothing."""
+        or "spectral" from the table's spectral_sec_bits (N with a spectral kernel). Builds
+        nothing."""
+    @property
+    def blinding(self) -> bool:
+        """Whether pow_sec and pow_sec_many blind their operands (False by default): every
+        table entry and the starting accumulator carry a random factor, removed at the end.
+        Same results; a fresh factor pair (first blinded call per exponent length, then every
+        256 calls) costs one more exponentiation."""
+    @blinding.setter
+    def blinding(self, on: bool) -> None: ...
     @property
     def pow_kernel(self) -> str:
         """Registry id of the kernel of pow and pow_many for long exponents: "amm", "cios",

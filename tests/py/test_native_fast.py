@@ -291,6 +291,30 @@ def test_pow_sec_many(rng: random.Random) -> None:
         m.pow_sec_many([2], [-1])
 
 
+@pytest.mark.parametrize("bits", [64, 1024, 3072])
+def test_blinded_pow_sec(bits: int, rng: random.Random) -> None:
+    """blinding is off by default; on, pow_sec and pow_sec_many (pairs of a batch included)
+    give pow's values for zero, one, all-ones and random exponents, with a stated exp_bits
+    too, on moduli of their own (the factor pairs are per FastModulus)."""
+    for n in [random_modulus(rng, bits)] + [k for k in edge_moduli(bits) if k > 1 and k % 2][:2]:
+        m = FastModulus(n)
+        assert m.blinding is False
+        m.blinding = True
+        assert m.blinding is True
+        bs = [rng.randrange(n), 0, 1, n - 1]
+        es = [0, 1, (1 << bits) - 1, rng.getrandbits(bits)]
+        for b in bs:
+            for e in es:
+                assert m.pow_sec(b, e) == pow(b, e, n), hexdump(N=n, b=b, e=e)
+        assert m.pow_sec(bs[0], 5, exp_bits=bits + 70) == pow(bs[0], 5, n)
+        k = max(5, scaled(5))
+        xs = [rng.randrange(n) for _ in range(k)]
+        ys = [es[i % len(es)] for i in range(k)]
+        assert m.pow_sec_many(xs, ys) == [pow(x, y, n) for x, y in zip(xs, ys, strict=True)]
+        m.blinding = False
+        assert m.pow_sec(bs[0], es[3]) == pow(bs[0], es[3], n)
+
+
 def test_pow_sec_matches_pow(rng: random.Random) -> None:
     for bits in (64, 521, 1024, 2048):
         n = random_modulus(rng, bits)

@@ -91,7 +91,8 @@ fn main() {
             }));
             t[4].push(
                 once(exp_reps, || {
-                    let got = pair::pow_sec_pair([&p[0], &p[1]], [&x, &x], [&e, &e], Stop::never());
+                    let got =
+                        pair::pow_sec_pair([&p[0], &p[1]], [&x, &x], [&e, &e], None, Stop::never());
                     std::hint::black_box(got.ok());
                 }) / 2.0,
             );

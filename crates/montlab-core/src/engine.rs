@@ -34,8 +34,8 @@
 //! input order. Variable time except [`FastModulus::pow_sec`] and
 //! [`FastModulus::pow_sec_many`].
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
 
@@ -45,7 +45,9 @@ use crate::limb::{self, Limb};
 use crate::mont::adx;
 use crate::mont::amm::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
-use crate::pow::{fixed, pair, window, MontKernel, VarTimeWord};
+use crate::pow::blind::{self, Blind};
+use crate::pow::fixed::CtKernel;
+use crate::pow::{pair, window, MontKernel, VarTimeWord};
 use crate::spectral::ntt_redc::{self, NttRedcParams};
 use crate::spectral::SpectralParams;
 use crate::stop::Stop;
@@ -139,7 +141,7 @@ pub struct Thresholds {
     /// rather than the word-level kernel (see [`SHORT_POW_BITS`]).
     pub ntt_redc_pow_bits: u64,
     /// From this size on, constant-time exponentiations (`pow_sec`) run on the spectral kernel
-    /// (branch-free, [`fixed::pow_sec_with`]) rather than the word level.
+    /// (branch-free, [`crate::pow::fixed::pow_sec_with`]) rather than the word level.
     pub spectral_sec_bits: u64,
 }
 
@@ -266,7 +268,14 @@ pub struct FastModulus {
     barrett: OnceLock<BarrettParams>,
     /// Exponent bits run so far without `spectral` (see [`SHORT_POW_BITS`]).
     short_bits: AtomicU64,
+    /// Whether `pow_sec` blinds its operands ([`FastModulus::set_blinding`]).
+    blinding: AtomicBool,
+    /// `pow_sec`'s blinding pairs, one per exponent limb count, at most [`BLIND_LENGTHS`].
+    blinds: Mutex<Vec<Blind>>,
 }
+
+/// Exponent lengths whose blinding pairs a [`FastModulus`] keeps (the oldest goes first).
+const BLIND_LENGTHS: usize = 4;
 
 impl FastModulus {
     /// Validates N with the generic thresholds.
@@ -297,6 +306,8 @@ impl FastModulus {
             ifma: OnceLock::new(),
             spectral: OnceLock::new(),
             ntt_redc: OnceLock::new(),
+            blinding: AtomicBool::new(false),
+            blinds: Mutex::new(Vec::new()),
             barrett: OnceLock::new(),
             short_bits: AtomicU64::new(0),
         })
@@ -654,7 +665,7 @@ impl FastModulus {
     }
 
     /// `base^exp mod N` in constant time in `base` and the bits of `exp`: the fixed window of
-    /// [`fixed::pow_sec_with`] on the word level (the IFMA kernel for N in [`IFMA_POW_BITS`]
+    /// [`crate::pow::fixed::pow_sec_with`] on the word level (the IFMA kernel for N in [`IFMA_POW_BITS`]
     /// where the CPU has it), or on the spectral kernel from the table's
     /// `spectral_sec_bits` ([`FastModulus::pow_sec_kernel`]), up to [`SPECTRAL_MAX_BITS`].
     ///
@@ -733,15 +744,94 @@ impl FastModulus {
         exp: &[Limb],
         stop: &Stop,
     ) -> Result<Vec<Limb>, MontError> {
+        fn run<K: CtKernel>(
+            m: &FastModulus,
+            k: &K,
+            base: &[Limb],
+            exp: &[Limb],
+            stop: &Stop,
+        ) -> Result<Vec<Limb>, MontError> {
+            if exp.is_empty() || !m.blinding() {
+                // (No window: the result is 1 whatever the base, nothing to blind.)
+                return crate::pow::fixed::pow_sec_with(k, base, exp, stop);
+            }
+            let b = m.take_blind(k, exp.len())?;
+            blind::pow_sec_blinded_with(k, base, exp, &b, stop)
+        }
         // A predicted spectral kernel that N turns out not to have falls back to the word level.
         if self.pow_sec_kernel() == Kernel::Spectral {
             if let Some(k) = self.spectral() {
-                return fixed::pow_sec_with(k, base, exp, stop);
+                return run(self, k, base, exp, stop);
             }
         }
         match self.word_ifma(&IFMA_POW_BITS) {
-            Some(k) => fixed::pow_sec_with(k, base, exp, stop),
-            None => fixed::pow_sec_with(self.word(), base, exp, stop),
+            Some(k) => run(self, k, base, exp, stop),
+            None => run(self, self.word(), base, exp, stop),
+        }
+    }
+
+    /// Turns the blinding of `pow_sec` and `pow_sec_many` on or off (off by default): with it
+    /// every table entry and the starting accumulator of the fixed window carry a random factor
+    /// (see [`blind`]), so that no product's operands stay at values the exponent sets, such
+    /// as the Montgomery form of 1 through a zero exponent's windows. The results are the same.
+    /// Cost: a fresh pair, drawn on the first blinded run for an exponent length and every
+    /// [`blind::REFRESH`] runs, takes one more exponentiation and an inversion; each run then
+    /// takes about 10 more products.
+    pub fn set_blinding(&self, on: bool) {
+        self.blinding.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether `pow_sec` blinds its operands ([`FastModulus::set_blinding`]).
+    pub fn blinding(&self) -> bool {
+        self.blinding.load(Ordering::Relaxed)
+    }
+
+    /// The blinding pair of one `pow_sec` run with exponents of `len` limbs ([`blind`]): the
+    /// pair kept for `len`, which is then advanced for the next run; a fresh one on the first
+    /// run and every [`blind::REFRESH`] runs. N is public, so tau comes from a gcd inversion,
+    /// of sigma^E z for a random z (the inversion's run depends on that product, not on
+    /// sigma).
+    ///
+    /// # Errors
+    /// [`MontError::Randomness`].
+    fn take_blind<K: CtKernel>(&self, kernel: &K, len: usize) -> Result<Blind, MontError> {
+        let mut kept = self.blinds.lock().unwrap_or_else(PoisonError::into_inner);
+        let i = match kept.iter().position(|b| b.exp_limbs() == len) {
+            Some(i) if !kept[i].spent() => i,
+            Some(i) => {
+                kept[i] = self.fresh_blind(kernel, len)?;
+                i
+            }
+            None => {
+                if kept.len() == BLIND_LENGTHS {
+                    kept.remove(0);
+                }
+                kept.push(self.fresh_blind(kernel, len)?);
+                kept.len() - 1
+            }
+        };
+        let out = kept[i].clone();
+        kept[i].advance(kernel);
+        Ok(out)
+    }
+
+    /// A fresh blinding pair for exponents of `len` limbs (sigma uniform in [1, N), drawn
+    /// again in the rare case it shares a factor with N).
+    fn fresh_blind<K: CtKernel>(&self, kernel: &K, len: usize) -> Result<Blind, MontError> {
+        let n = self.modulus.as_limbs();
+        let nb = crate::bigarith::from_limbs(n);
+        loop {
+            let (sigma, z) = (blind::random_below(n)?, blind::random_below(n)?);
+            let invert = |v: &[Limb]| {
+                let vz = crate::bigarith::from_limbs(&self.mul_checked(v, Some(&z)));
+                let w = crate::inverse::mod_inverse(&vz, &nb)?;
+                let mut w = w.to_u64_digits();
+                w.resize(n.len(), 0);
+                Some(self.mul_checked(&w, Some(&z)))
+            };
+            if let Some(b) = Blind::new(kernel, sigma, len, invert) {
+                return Ok(b);
+            }
         }
     }
 
@@ -925,7 +1015,14 @@ impl FastModulus {
                         e.iter().map(|e| pad_exponent(e.as_ref(), limbs)).collect();
                     match (b, &e[..]) {
                         ([b0, b1], [e0, e1]) => {
-                            pair::pow_sec_pair([k, k], [b0, b1], [e0, e1], stop).map(Vec::from)
+                            let blinds = if limbs == 0 || !self.blinding() {
+                                None
+                            } else {
+                                Some([self.take_blind(k, limbs)?, self.take_blind(k, limbs)?])
+                            };
+                            let blinds = blinds.as_ref().map(|[x, y]| [x, y]);
+                            pair::pow_sec_pair([k, k], [b0, b1], [e0, e1], blinds, stop)
+                                .map(Vec::from)
                         }
                         _ => b
                             .iter()
@@ -1058,6 +1155,60 @@ mod tests {
         for bits in [3, 64, 65, 1000] {
             let e = m.sec_exponent(&[5], Some(bits)).unwrap();
             assert_eq!(m.pow_sec(&b, &e).unwrap(), want, "exp_bits = {bits}");
+        }
+    }
+
+    /// With blinding on, `pow_sec` and `pow_sec_many` (pairs on IFMA included) give `pow`'s
+    /// values on the word level, on `amm` where the CPU has it, and on the spectral kernel,
+    /// for exponents zero, one, all-ones and random, through more runs than a pair serves.
+    #[test]
+    fn blinded_pow_sec_matches_pow() {
+        let mut seed = 0x0b11_0d00_0000_0002;
+        for (s, cut) in [
+            (2usize, u64::MAX),
+            (16, u64::MAX),
+            (48, u64::MAX),
+            (3, 2),
+            (17, 2),
+        ] {
+            let mut n = crate::limb::xorshift_limbs(&mut seed, s);
+            n[0] |= 1;
+            n[s - 1] |= 1 << 63;
+            let t = Thresholds {
+                spectral_sec_bits: cut,
+                ..Thresholds::generic()
+            };
+            let m = FastModulus::with_thresholds(&n, t).unwrap();
+            assert!(!m.blinding());
+            m.set_blinding(true);
+            let mut b = crate::limb::xorshift_limbs(&mut seed, s);
+            b[s - 1] >>= 1;
+            let mut one = vec![0; s];
+            one[0] = 1;
+            let exps = [
+                vec![0; s],
+                one.clone(),
+                vec![Limb::MAX; s],
+                crate::limb::xorshift_limbs(&mut seed, s),
+            ];
+            let runs = if s <= 3 {
+                blind::REFRESH as usize + 2
+            } else {
+                2
+            };
+            for r in 0..runs {
+                let e = &exps[r % exps.len()];
+                let want = m.pow(&b, e).unwrap();
+                assert_eq!(m.pow_sec(&b, e).unwrap(), want, "s={s} run {r}");
+            }
+            let bases = vec![b.clone(), one.clone(), vec![0; s], b.clone(), b];
+            let es: Vec<Vec<Limb>> = (0..bases.len())
+                .map(|i| exps[i % exps.len()].clone())
+                .collect();
+            let got = m.pow_sec_many(&bases, &es, None).unwrap();
+            for ((g, x), e) in got.iter().zip(&bases).zip(&es) {
+                assert_eq!(g, &m.pow(x, e).unwrap(), "s={s} batch");
+            }
         }
     }
 

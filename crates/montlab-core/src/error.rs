@@ -105,6 +105,8 @@ pub enum MontError {
     /// Residues of two different moduli (or of one N under two product kernels, whose
     /// Montgomery constants differ) met in one operation.
     ResidueModulusMismatch,
+    /// The operating system gave no random bytes (the blinding factor of `pow_sec`).
+    Randomness,
 }
 
 impl fmt::Display for MontError {
@@ -134,6 +136,9 @@ impl fmt::Display for MontError {
                 "negative exponent is not supported: invert the base mod N first and use a non-negative exponent",
             ),
             Self::EmptyBatch => f.write_str("the batch is empty: pass at least one operand"),
+            Self::Randomness => f.write_str(
+                "the operating system gave no random bytes for pow_sec's blinding factor",
+            ),
             Self::BatchLengthMismatch { left, right } => write!(
                 f,
                 "the batch operand lists differ in length ({left} and {right}): pass one entry of each per result"

@@ -13,6 +13,7 @@ mod common;
 use common::{big, edge_moduli, edge_operands, limbs, seed, strip, Rng};
 use montlab_core::engine::{IFMA_MUL_BITS, IFMA_POW_BITS};
 use montlab_core::mont::amm::{self, IfmaParams, MAX_BITS, MAX_DIGITS};
+use montlab_core::pow::blind::Blind;
 use montlab_core::pow::{fixed, window, MontKernel};
 use montlab_core::{FastModulus, Kernel, MontParams, OddModulus, Stop, Thresholds};
 use num_bigint::BigUint;
@@ -537,16 +538,47 @@ fn pair_matches_one_lane_products_and_num_bigint() {
                 rng.below(&(&one << (64 * (s[0] as u64 + 1)))),
                 rng.below(&(&one << (64 * s[1] as u64 - 1))),
             ];
-            let got = montlab_core::pow::pair::pow_sec_pair(
-                [&k[0], &k[1]],
-                [&padded(&b[0], s[0]), &padded(&b[1], s[1])],
-                [&limbs(&e[0]), &limbs(&e[1])],
-                Stop::never(),
-            )
-            .unwrap();
-            for i in 0..2 {
-                let want = padded(&b[i].modpow(&e[i], &n[i]), s[i]);
-                assert_eq!(got[i], want, "{ctx}: lane {i} b={:#x} e={:#x}", b[i], e[i]);
+            // Unblinded, and blinded by pairs for the longer exponent's limb count.
+            let el = [limbs(&e[0]), limbs(&e[1])];
+            let len = (s[0] + 1).max(el[0].len()).max(el[1].len());
+            let el = [0, 1].map(|i| {
+                let mut v = el[i].clone();
+                v.resize(len.max(v.len()), 0);
+                v
+            });
+            let blinds = [0, 1].map(|i| {
+                let sigma = padded(&(rng.below(&(&n[i] - 1u8)) + 1u8), s[i]);
+                let inv = |v: &[u64]| {
+                    let vb = v
+                        .iter()
+                        .rev()
+                        .fold(BigUint::default(), |a, &l| (a << 64u32) + l);
+                    vb.modinv(&n[i]).map(|t| padded(&t, s[i]))
+                };
+                Blind::new(&k[i], sigma, len, inv)
+            });
+            let blinds = match &blinds {
+                [Some(b0), Some(b1)] => Some([b0, b1]),
+                _ => None, // a sigma shared a factor with its modulus
+            };
+            for blind in [None, blinds] {
+                let got = montlab_core::pow::pair::pow_sec_pair(
+                    [&k[0], &k[1]],
+                    [&padded(&b[0], s[0]), &padded(&b[1], s[1])],
+                    [&el[0], &el[1]],
+                    blind,
+                    Stop::never(),
+                )
+                .unwrap();
+                for i in 0..2 {
+                    let want = padded(&b[i].modpow(&e[i], &n[i]), s[i]);
+                    let blinded = blind.is_some();
+                    assert_eq!(
+                        got[i], want,
+                        "{ctx}: lane {i} b={:#x} e={:#x} {blinded}",
+                        b[i], e[i]
+                    );
+                }
             }
         }
     }

@@ -65,6 +65,7 @@ impl From<Error> for PyErr {
             MontError::InvalidThresholds { .. } | MontError::KernelNotOnCpu { .. } => {
                 ParameterError::new_err(msg)
             }
+            MontError::Randomness => MontlabError::new_err(msg),
             // MontError is #[non_exhaustive]: a variant added to the core before it is mapped
             // here still surfaces as the catch-all base class rather than a panic.
             _ => MontlabError::new_err(msg),

@@ -443,6 +443,21 @@ impl FastModulus {
         py.detach(|| self.inner.pow_sec_kernel_id())
     }
 
+    /// Whether `pow_sec` and `pow_sec_many` blind their operands (False by default): every
+    /// table entry and the starting accumulator carry a random factor, removed at the end, so
+    /// no product's operands stay at values the exponent sets. Same results; a fresh factor
+    /// pair (on the first blinded call per exponent length, then every 256 calls) costs one
+    /// more exponentiation.
+    #[getter]
+    fn get_blinding(&self) -> bool {
+        self.inner.blinding()
+    }
+
+    #[setter]
+    fn set_blinding(&self, on: bool) {
+        self.inner.set_blinding(on);
+    }
+
     /// Kernel of `pow` and `pow_many` for long exponents: "amm", "cios", "spectral", or
     /// "ntt_redc" (a modulus without a spectral kernel). Builds the spectral setup, after which
     /// short exponents run on it too.

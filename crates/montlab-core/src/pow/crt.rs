@@ -23,7 +23,8 @@
 //! lanes ([`super::pair`]); else on CIOS + `sqr`, one half after the other. h q is a
 //! schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`) checks this under
 //! valgrind with the key marked secret (valgrind hides AVX-512, so there the CIOS path runs).
-//! Left out: blinding.
+//! Left out: blinding (of the operands, as [`crate::pow::blind`] does for `FastModulus`, or of
+//! the exponents).
 
 use super::{fixed, pair};
 use crate::engine::IFMA_POW_BITS;
@@ -136,7 +137,7 @@ impl CrtKey {
             // Both halves in one call, their products interleaved on amm's two lanes.
             (Some(ip), Some(iq)) => {
                 let [m1, m2] =
-                    pair::pow_sec_pair([&ip, &iq], [&cp, &cq], [&self.dp, &self.dq], stop)?;
+                    pair::pow_sec_pair([&ip, &iq], [&cp, &cq], [&self.dp, &self.dq], None, stop)?;
                 (m1, m2)
             }
             _ => (

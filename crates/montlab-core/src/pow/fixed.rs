@@ -20,8 +20,9 @@
 //! the same window on any [`CtKernel`]: `cios` + `sqr`, the IFMA kernel `amm`, or the spectral
 //! kernel. `crates/montlab-ct` checks `cios` and the spectral kernel (portable and AVX2 loops)
 //! under valgrind; valgrind has no AVX-512, so `amm` and the spectral kernel's IFMA loops are
-//! checked only statistically (`bench/dudect.py`). Left out: blinding of the base or the
-//! exponent.
+//! checked only statistically (`bench/dudect.py`). Operand blinding (a random factor in the
+//! table and the accumulator) is [`crate::pow::blind`], which `FastModulus::set_blinding`
+//! turns on. Left out: exponent blinding.
 
 use crate::error::MontError;
 use crate::limb::Limb;
@@ -103,30 +104,50 @@ pub fn pow_sec_with<K: CtKernel>(
     exp: &[Limb],
     stop: &Stop,
 ) -> Result<Vec<Limb>, MontError> {
+    fixed_window(kernel, base, exp, None, stop)
+}
+
+/// The fixed window of [`pow_sec_with`]; with `blind = Some((sigma, tau))` (ordinary residues
+/// below N, `s` limbs each) every table entry and the starting accumulator carry a factor
+/// sigma, so no operand of a product stays at a value the exponent sets (1 for a zero window
+/// digit), and the result is multiplied by tau, which must be sigma^-E mod N with E =
+/// [`crate::pow::blind::sigma_exponent`] of the window count ([`crate::pow::blind::Blind`]).
+pub(crate) fn fixed_window<K: CtKernel>(
+    kernel: &K,
+    base: &[Limb],
+    exp: &[Limb],
+    blind: Option<(&[Limb], &[Limb])>,
+    stop: &Stop,
+) -> Result<Vec<Limb>, MontError> {
     let k = SEC_WINDOW_BITS as usize;
     let mut sc = kernel.scratch();
 
-    // table[d] = base^d R mod N for every digit d in [0, 2^k).
+    // table[d] = base^d sigma R mod N for every digit d in [0, 2^k) (sigma = 1 unblinded).
     let mut table: Vec<K::Elem> = Vec::with_capacity(1 << k);
-    let mut one = kernel.one();
-    kernel.prepare(&mut one, &mut sc);
-    table.push(one);
+    let first = match blind {
+        Some((sigma, _)) => kernel.to_mont(sigma, &mut sc),
+        None => kernel.one(),
+    };
+    let mut entry = first.clone();
+    kernel.prepare(&mut entry, &mut sc);
+    table.push(entry);
     let b = kernel.wrap(base);
     let mut b_m = b.clone();
     kernel.mul(&b, &kernel.r2(), &mut b_m, &mut sc);
     kernel.prepare(&mut b_m, &mut sc);
-    table.push(b_m);
-    for d in 2..(1usize << k) {
+    for d in 1..(1usize << k) {
         stop.check()?;
-        let mut next = table[d - 1].clone();
-        kernel.mul(&table[d - 1], &table[1], &mut next, &mut sc);
-        kernel.prepare(&mut next, &mut sc);
+        let mut next = b_m.clone();
+        if d > 1 || blind.is_some() {
+            kernel.mul(&table[d - 1], &b_m, &mut next, &mut sc);
+            kernel.prepare(&mut next, &mut sc);
+        }
         table.push(next);
     }
 
     // Windows from the top: the exponent's 64 * len bits, padded at the top to a multiple of k.
     let windows = (64 * exp.len()).div_ceil(k);
-    let mut acc = kernel.one();
+    let mut acc = first;
     let mut tmp = acc.clone();
     let mut sel = table[0].clone();
     for win in (0..windows).rev() {
@@ -137,6 +158,12 @@ pub fn pow_sec_with<K: CtKernel>(
         }
         kernel.gather(&table, window_digit(exp, win * k, k), &mut sel);
         kernel.mul(&acc, &sel, &mut tmp, &mut sc);
+        core::mem::swap(&mut acc, &mut tmp);
+    }
+    if let Some((_, tau)) = blind {
+        let mut t = kernel.to_mont(tau, &mut sc);
+        kernel.prepare(&mut t, &mut sc);
+        kernel.mul(&acc, &t, &mut tmp, &mut sc);
         core::mem::swap(&mut acc, &mut tmp);
     }
     Ok(kernel.from_mont(&acc, &mut sc))

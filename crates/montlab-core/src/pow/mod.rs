@@ -5,6 +5,7 @@
 //! and out). The word-level kernels ([`MontParams`]: `cios` products and `sqr` squarings) and
 //! the spectral kernel ([`crate::spectral::SpectralParams`]) both implement it.
 
+pub mod blind;
 pub mod crt;
 pub mod fixed;
 pub mod pair;

@@ -16,30 +16,37 @@
 //! Timing: as [`crate::pow::fixed::pow_sec_with`] on `amm`: the sequence of operations depends
 //! only on the limb counts; each lane's table entry is gathered by a full masked scan with its
 //! own digit. The squarings run on [`amm::ams_pair`] (its dedicated core from 5 vectors, the
-//! AMM of each number by itself below). Where the two moduli have different digit counts, or more than
-//! [`amm::PAIR_MAX_VECS`] vectors, [`amm::amm_pair`] runs the two products one after the
-//! other, on the same path for the same lengths. Left out: sliding windows (the two exponents'
-//! windows would not line up) and blinding.
+//! AMM of each number by itself below). Where the two moduli have different digit counts, or
+//! more than [`amm::PAIR_MAX_VECS`] vectors, [`amm::amm_pair`] runs the two products one after
+//! the other, on the same path for the same lengths. With blinding pairs
+//! ([`crate::pow::blind`]) every table entry and each starting accumulator carry a random
+//! factor. Left out: sliding windows (the two exponents' windows would not line up).
 
 use crate::error::MontError;
 use crate::limb::Limb;
 use crate::mont::amm::{self, IfmaElem, IfmaParams};
+use crate::pow::blind::Blind;
 use crate::pow::fixed::{window_digit, CtKernel, SEC_WINDOW_BITS};
 use crate::pow::MontKernel;
 use crate::stop::Stop;
 
 /// `[base_i ^ exp_i mod N_i]` for i = 0, 1 in constant time in the bases and the exponents'
-/// bits (see the module contract). The bases are not range-checked here (a check would branch
+/// bits (see the module contract), blinded by `blind`'s pairs when given (each for its
+/// modulus and the longer exponent's limb count; see [`crate::pow::blind`]). The bases are not range-checked here (a check would branch
 /// on a secret modulus): callers pass values below N_i, as `FastModulus::operand` or
 /// `pow::crt`'s reduction give them.
 ///
 /// # Errors
 /// [`MontError::Interrupted`] once `stop` is requested (checked once per table entry and
 /// once per window).
+///
+/// # Panics
+/// If a blinding pair is for another exponent length.
 pub fn pow_sec_pair(
     p: [&IfmaParams; 2],
     base: [&[Limb]; 2],
     exp: [&[Limb]; 2],
+    blind: Option<[&Blind; 2]>,
     stop: &Stop,
 ) -> Result<[Vec<Limb>; 2], MontError> {
     let k = SEC_WINDOW_BITS as usize;
@@ -48,22 +55,35 @@ pub fn pow_sec_pair(
         amm::amm_pair(p, a, b, [o0, o1]);
     };
 
-    // tables[i][d] = base_i^d R mod N_i for every digit d in [0, 2^k).
+    let len = exp[0].len().max(exp[1].len());
+    if let Some(b) = blind {
+        assert!(
+            b.iter().all(|b| b.exp_limbs() == len),
+            "pair: blinding pairs for another length"
+        );
+    }
+    // tables[i][d] = base_i^d sigma_i R mod N_i for every digit d in [0, 2^k) (sigma_i = 1
+    // unblinded; see `pow::blind`).
+    let first = [0, 1].map(|i| match blind {
+        Some(b) => p[i].to_mont(b[i].pair().0, &mut ()),
+        None => p[i].one(),
+    });
     let mut tables: [Vec<IfmaElem>; 2] = [0, 1].map(|i| {
         let mut t = Vec::with_capacity(1 << k);
-        t.push(p[i].one());
+        t.push(first[i].clone());
         t
     });
     let b = [0, 1].map(|i| p[i].wrap(base[i]));
     let r2 = [p[0].r2(), p[1].r2()];
-    let mut next = b.clone();
-    mul([&b[0], &b[1]], [&r2[0], &r2[1]], &mut next);
+    let mut b_m = b.clone();
+    mul([&b[0], &b[1]], [&r2[0], &r2[1]], &mut b_m);
+    let mut next = b_m.clone();
     for d in 1..(1usize << k) {
-        if d > 1 {
-            // base^d R = (base^(d-1) R) (base R) R^-1.
+        if d > 1 || blind.is_some() {
+            // base^d sigma R = (base^(d-1) sigma R) (base R) R^-1.
             stop.check()?;
             let (t0, t1) = (&tables[0], &tables[1]);
-            mul([&t0[d - 1], &t1[d - 1]], [&t0[1], &t1[1]], &mut next);
+            mul([&t0[d - 1], &t1[d - 1]], [&b_m[0], &b_m[1]], &mut next);
         }
         for (t, n) in tables.iter_mut().zip(&next) {
             t.push(n.clone());
@@ -71,8 +91,8 @@ pub fn pow_sec_pair(
     }
 
     // Windows from the top: 64 len bits of the longer exponent, padded to a multiple of k.
-    let windows = (64 * exp[0].len().max(exp[1].len())).div_ceil(k);
-    let mut acc = [p[0].one(), p[1].one()];
+    let windows = (64 * len).div_ceil(k);
+    let mut acc = first;
     let mut tmp = acc.clone();
     let mut sel = acc.clone();
     for win in (0..windows).rev() {
@@ -86,6 +106,11 @@ pub fn pow_sec_pair(
             p[i].gather(&tables[i], window_digit(exp[i], win * k, k), &mut sel[i]);
         }
         mul([&acc[0], &acc[1]], [&sel[0], &sel[1]], &mut tmp);
+        core::mem::swap(&mut acc, &mut tmp);
+    }
+    if let Some(b) = blind {
+        let tau = [0, 1].map(|i| p[i].to_mont(b[i].pair().1, &mut ()));
+        mul([&acc[0], &acc[1]], [&tau[0], &tau[1]], &mut tmp);
         core::mem::swap(&mut acc, &mut tmp);
     }
     Ok([0, 1].map(|i| p[i].from_mont(&acc[i], &mut ())))

@@ -17,7 +17,9 @@
 //!
 //! Kernels: `cios_pow_sec` (`pow::fixed::pow_sec`), `amm_pow_sec` (`pow::fixed::pow_sec_with`
 //! on the AVX-512 IFMA kernel, which valgrind cannot run; refused on a CPU without IFMA),
-//! `spectral_pow_sec` (`pow_sec_with` on the spectral kernel; its transforms, pointwise
+//! `amm_pow_sec_blind` (`FastModulus::pow_sec` with blinding on, where it runs on `amm`: the
+//! pair advanced in every run and drawn afresh every `pow::blind::REFRESH` runs, inside the
+//! timing), `spectral_pow_sec` (`pow_sec_with` on the spectral kernel; its transforms, pointwise
 //! products and Garner step run on AVX-512 IFMA where the CPU has it, and the JSON names the
 //! transforms that ran), and `vartime` (`pow::window::pow_vartime`, the control a working test
 //! must flag). Progress (samples, |t| so far) goes to stderr.
@@ -27,7 +29,7 @@ use std::time::Instant;
 use montlab_core::mont::amm::IfmaParams;
 use montlab_core::pow::{fixed, window};
 use montlab_core::spectral::{self, SpectralParams};
-use montlab_core::{Limb, MontParams, OddModulus, Stop};
+use montlab_core::{FastModulus, Limb, MontParams, OddModulus, Stop};
 
 /// splitmix64: a deterministic stream for moduli, bases, exponents and classes.
 struct Rng(u64);
@@ -92,7 +94,8 @@ const FIXED_CLASSES: [&str; 5] = ["zero", "one", "ones", "top", "random"];
 
 fn usage() -> ! {
     eprintln!(
-        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|spectral_pow_sec|vartime) BITS SAMPLES \
+        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|amm_pow_sec_blind|spectral_pow_sec|vartime) \
+         BITS SAMPLES \
          [SEED [zero|one|ones|top|random]]"
     );
     std::process::exit(2);
@@ -111,7 +114,13 @@ fn main() {
         .unwrap_or_else(|| usage());
     let seed: u64 = args.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
     let fixed_class = args.get(5).map_or("zero", String::as_str);
-    let kernels = ["cios_pow_sec", "amm_pow_sec", "spectral_pow_sec", "vartime"];
+    let kernels = [
+        "cios_pow_sec",
+        "amm_pow_sec",
+        "amm_pow_sec_blind",
+        "spectral_pow_sec",
+        "vartime",
+    ];
     if bits < 2
         || samples < 100
         || !kernels.contains(&kernel.as_str())
@@ -127,7 +136,7 @@ fn main() {
     n[s - 1] |= 1 << top;
     n[0] |= 1;
     let p = MontParams::from_limbs(&n).expect("an odd modulus > 1");
-    let ifma = if kernel == "amm_pow_sec" {
+    let ifma = if kernel.starts_with("amm_pow_sec") {
         let k = IfmaParams::new(&OddModulus::new(&n).expect("an odd modulus > 1"));
         if k.is_none() {
             eprintln!("montlab-dudect: amm_pow_sec needs AVX-512 IFMA (and N <= 52830 bits)");
@@ -157,8 +166,24 @@ fn main() {
         "random" => fixed_exp = rng.limbs(s),
         _ => {}
     }
+    // `amm_pow_sec_blind`: the engine's pow_sec with blinding on, which advances its pair in
+    // each run and draws a fresh one every `REFRESH` runs (inside the timing, as users see it).
+    let fast = (kernel == "amm_pow_sec_blind").then(|| {
+        let m = FastModulus::new(&n).expect("an odd modulus > 1");
+        m.set_blinding(true);
+        if m.pow_sec_kernel_id() != "amm" {
+            eprintln!("montlab-dudect: amm_pow_sec_blind needs pow_sec on amm at this size");
+            std::process::exit(2);
+        }
+        m
+    });
     let run = |e: &[Limb]| -> Vec<Limb> {
         match kernel.as_str() {
+            "amm_pow_sec_blind" => fast
+                .as_ref()
+                .expect("built above")
+                .pow_sec(&base, e)
+                .expect("base < N"),
             "cios_pow_sec" => fixed::pow_sec(&p, &base, e).expect("base < N"),
             "amm_pow_sec" => {
                 let k = ifma.as_ref().expect("built above");
