@@ -508,14 +508,20 @@ pub fn amm_pair(
 /// Two independent squarings, `out[i] = a[i]^2 R^-1 mod N_i` up to one N_i, each as
 /// [`IfmaParams::ams`]: interleaved in one core (`simd::ams2_core`) where [`amm_pair`]
 /// would interleave the products and the squaring core is faster than the pair of AMMs
-/// (from [`AMS_PAIR_MIN_VECS`]), else as [`amm_pair`] of each number by itself.
+/// (from [`AMS_PAIR_MIN_VECS`]); below, as [`amm_pair`] of each number by itself; where
+/// [`amm_pair`] would not interleave, one [`IfmaParams::ams`] after the other.
 ///
 /// # Panics
 /// As [`IfmaParams::amm`].
 pub fn ams_pair(p: [&IfmaParams; 2], a: [&IfmaElem; 2], out: [&mut IfmaElem; 2]) {
     let [o0, o1] = out;
     let l = p[0].vecs();
-    if p[0].k != p[1].k || p[1].vecs() != l || !(AMS_PAIR_MIN_VECS..=PAIR_MAX_VECS).contains(&l) {
+    if p[0].k != p[1].k || p[1].vecs() != l || l > PAIR_MAX_VECS {
+        p[0].ams(a[0], o0);
+        p[1].ams(a[1], o1);
+        return;
+    }
+    if l < AMS_PAIR_MIN_VECS {
         amm_pair(p, a, a, [o0, o1]);
         return;
     }
