@@ -225,28 +225,26 @@ impl<const V: usize> Lane<V> {
         let t1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(self.acc[0])) as u64;
         let (y, t0) = self.low.round_with(self.t0, t1, x0, x1, ai);
         let vy = _mm512_set1_epi64(y as i64);
-        let mut acc = self.acc;
         for j in 0..V {
-            let mut x = acc[j];
+            let mut x = self.acc[j];
             if j >= U {
                 x = _mm512_madd52lo_epu64(x, op(j), vb);
             }
-            acc[j] = _mm512_madd52lo_epu64(x, self.vn[j], vy);
+            self.acc[j] = _mm512_madd52lo_epu64(x, self.vn[j], vy);
         }
         self.t0 = t0;
-        let carry = _mm512_maskz_srli_epi64(1, acc[0], 52);
+        let carry = _mm512_maskz_srli_epi64(1, self.acc[0], 52);
         for j in 0..V {
-            let up = if j + 1 < V { acc[j + 1] } else { zero };
-            let mut x = _mm512_alignr_epi64::<1>(up, acc[j]);
+            let up = if j + 1 < V { self.acc[j + 1] } else { zero };
+            let mut x = _mm512_alignr_epi64::<1>(up, self.acc[j]);
             if j == 0 {
                 x = _mm512_add_epi64(x, carry);
             }
             if j >= U {
                 x = _mm512_madd52hi_epu64(x, op(j), vb);
             }
-            acc[j] = _mm512_madd52hi_epu64(x, self.vn[j], vy);
+            self.acc[j] = _mm512_madd52hi_epu64(x, self.vn[j], vy);
         }
-        self.acc = acc;
         debug_assert_eq!(
             self.t0,
             _mm_cvtsi128_si64(_mm512_castsi512_si128(self.acc[0])) as u64
