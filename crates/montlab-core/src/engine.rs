@@ -665,9 +665,10 @@ impl FastModulus {
     }
 
     /// `base^exp mod N` in constant time in `base` and the bits of `exp`: the fixed window of
-    /// [`crate::pow::fixed::pow_sec_with`] on the word level (the IFMA kernel for N in [`IFMA_POW_BITS`]
-    /// where the CPU has it), or on the spectral kernel from the table's
-    /// `spectral_sec_bits` ([`FastModulus::pow_sec_kernel`]), up to [`SPECTRAL_MAX_BITS`].
+    /// [`crate::pow::fixed::pow_sec_with`] on the word level (the IFMA kernel for N in
+    /// [`IFMA_POW_BITS`] where the CPU has it), or on the spectral kernel from the table's
+    /// `spectral_sec_bits` ([`FastModulus::pow_sec_kernel`]), up to [`SPECTRAL_MAX_BITS`];
+    /// blinded where [`FastModulus::set_blinding`] turned it on.
     ///
     /// # Errors
     /// [`MontError::OperandOutOfRange`] naming `base`; [`MontError::SecModulusTooLarge`] above

@@ -32,9 +32,9 @@ use crate::stop::Stop;
 
 /// `[base_i ^ exp_i mod N_i]` for i = 0, 1 in constant time in the bases and the exponents'
 /// bits (see the module contract), blinded by `blind`'s pairs when given (each for its
-/// modulus and the longer exponent's limb count; see [`crate::pow::blind`]). The bases are not range-checked here (a check would branch
-/// on a secret modulus): callers pass values below N_i, as `FastModulus::operand` or
-/// `pow::crt`'s reduction give them.
+/// modulus and the longer exponent's limb count; see [`crate::pow::blind`]). The bases are
+/// not range-checked here (a check would branch on a secret modulus): callers pass values
+/// below N_i, as `FastModulus::operand` or `pow::crt`'s reduction give them.
 ///
 /// # Errors
 /// [`MontError::Interrupted`] once `stop` is requested (checked once per table entry and

@@ -252,8 +252,9 @@ impl<const V: usize> Lane<V> {
     }
 }
 
-/// `$round(U, rounds)` for each block of eight rounds 8 U .. 8 U + rounds of a squaring of k
-/// digits (U < V): a copy per U, so that [`Lane::sqr_round`] has its vector set fixed.
+/// `$body` once for each block of rounds 8 U .. 8 U + `rounds` of a squaring of k digits
+/// (U < V, `rounds` <= 8), with U a constant: a copy per U, so that [`Lane::sqr_round`] has
+/// its vector set fixed.
 macro_rules! sqr_blocks {
     ($v:ident, $k:expr, |$u:ident, $rounds:ident| $body:block) => {
         sqr_blocks!(@ $v, $k, $u, $rounds, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
@@ -534,7 +535,8 @@ pub(super) fn ams_dyn(
         k0,
     };
     let d1 = (a[0].0[1] << 1) & MASK52;
-    // Round i: a_i, E_i's vectors u and u + 1 (see `ams_block`), and E_i's digits 0 and 1.
+    // Round i: a_i, E_i's vectors u and u + 1 (as in `Lane::sqr_round`), and E_i's digits 0
+    // and 1.
     let round = |i: usize| {
         let (u, l) = (i / LANES, i % LANES);
         let above = (0xff_u16 << (l + 1)) as u8;
