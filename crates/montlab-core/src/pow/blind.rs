@@ -2,10 +2,12 @@
 //! starting accumulator, removed by one product at the end.
 //!
 //! Why: without it, an exponent with zero window digits keeps the accumulator at the Montgomery
-//! form of 1 and multiplies by the table's entry for 0, the same values on every run; the
-//! IFMA kernel's timing depends on such operand values (`docs/performance.md`, "dudect on
-//! `amm`"), so a fixed exponent of zero is told apart from random ones. With the factor sigma
-//! every operand is a fresh random residue whatever the exponent.
+//! form of 1 and multiplies by the table's entry for 0, the same values on every run; on an
+//! AMD Zen 4 the IFMA kernel's time then differs from random exponents' (`docs/performance.md`,
+//! "dudect on `amm`"), which we read as timing that depends on operand values. With the factor
+//! sigma every operand is a random residue whatever the exponent; dudect shows the effect
+//! weakened, not removed in every run (a constant window digit still multiplies by one entry
+//! at every window), so blinding is an option (`FastModulus::set_blinding`).
 //!
 //! Method: the entries are base^d sigma R (d < 2^k) and the accumulator starts at sigma R, so
 //! after W windows of k squarings and one product it holds base^e sigma^E R with
