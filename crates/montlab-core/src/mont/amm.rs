@@ -545,9 +545,8 @@ pub fn ams_pair(p: [&IfmaParams; 2], a: [&IfmaElem; 2], out: [&mut IfmaElem; 2])
     unreachable!("available() is false off x86-64: {:?}", (a, o0, o1));
 }
 
-/// Fewest vectors whose paired squarings run `simd::ams2_core`: on an AMD Zen 4 it took
-/// 0.92-0.93 of [`amm_pair`]'s time at 5 and 6 vectors, 1.00 at 4 and 1.05 at 3
-/// (`examples/ams_timings`).
+/// Fewest vectors whose paired squarings run `simd::ams2_core`: on an AMD Zen 4 it took 0.93
+/// of [`amm_pair`]'s time at 5 and 6 vectors and 1.05 at 3 (`docs/ams-timings-zen4.txt`).
 pub const AMS_PAIR_MIN_VECS: usize = 5;
 
 /// The AMM on checked lengths: the safe boundary around the vector core.

@@ -178,11 +178,7 @@ mod tests {
     use super::*;
     use crate::params::MontParams;
 
-    fn big(x: &[Limb]) -> BigUint {
-        x.iter()
-            .rev()
-            .fold(BigUint::default(), |acc, &l| (acc << 64u32) + l)
-    }
+    use crate::bigarith::from_limbs as big;
 
     fn limbs(x: &BigUint, s: usize) -> Vec<Limb> {
         let mut v = x.to_u64_digits();

@@ -92,6 +92,14 @@ struct Test {
 /// The fixed exponents of class 0 (see the module documentation).
 const FIXED_CLASSES: [&str; 5] = ["zero", "one", "ones", "top", "random"];
 
+/// The kernel built for this run's modulus, or exit 2 saying why there is none.
+fn built<T>(k: Option<T>, why: &str) -> T {
+    k.unwrap_or_else(|| {
+        eprintln!("montlab-dudect: {why}");
+        std::process::exit(2)
+    })
+}
+
 fn usage() -> ! {
     eprintln!(
         "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|amm_pow_sec_blind|spectral_pow_sec|vartime) \
@@ -136,26 +144,19 @@ fn main() {
     n[s - 1] |= 1 << top;
     n[0] |= 1;
     let p = MontParams::from_limbs(&n).expect("an odd modulus > 1");
-    let ifma = if kernel.starts_with("amm_pow_sec") {
-        let k = IfmaParams::new(&OddModulus::new(&n).expect("an odd modulus > 1"));
-        if k.is_none() {
-            eprintln!("montlab-dudect: amm_pow_sec needs AVX-512 IFMA (and N <= 52830 bits)");
-            std::process::exit(2);
-        }
-        k
-    } else {
-        None
-    };
-    let spectral = if kernel == "spectral_pow_sec" {
-        let k = SpectralParams::new(&OddModulus::new(&n).expect("an odd modulus > 1"));
-        if k.is_none() {
-            eprintln!("montlab-dudect: no spectral kernel for this seed's modulus (another seed)");
-            std::process::exit(2);
-        }
-        k
-    } else {
-        None
-    };
+    let m = OddModulus::new(&n).expect("an odd modulus > 1");
+    let ifma = (kernel == "amm_pow_sec").then(|| {
+        built(
+            IfmaParams::new(&m),
+            "amm_pow_sec needs AVX-512 IFMA (and N <= 52830 bits)",
+        )
+    });
+    let spectral = (kernel == "spectral_pow_sec").then(|| {
+        built(
+            SpectralParams::new(&m),
+            "no spectral kernel for this seed's modulus (another seed)",
+        )
+    });
     let mut base = rng.limbs(s);
     base[s - 1] &= (1u64 << top) - 1; // below 2^(bits - 1) <= N
     let mut fixed_exp = vec![0; s];

@@ -167,12 +167,16 @@ impl<const V: usize> Lane<V> {
     #[target_feature(enable = "avx512f")]
     fn new_sqr(a: &[Block; V], n: &[Block; V], k0: u64) -> Self {
         let mut lane = Self::new(a, n, k0);
-        let (zero, mask) = (_mm512_setzero_si512(), _mm512_set1_epi64(MASK52 as i64));
         let va = lane.va;
         lane.va = core::array::from_fn(|j| {
-            let below = if j > 0 { va[j - 1] } else { zero };
-            let carry = _mm512_srli_epi64(_mm512_alignr_epi64::<7>(va[j], below), 51);
-            _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(va[j], 1), mask), carry)
+            doubled(
+                va[j],
+                if j > 0 {
+                    va[j - 1]
+                } else {
+                    _mm512_setzero_si512()
+                },
+            )
         });
         lane
     }
@@ -191,21 +195,9 @@ impl<const V: usize> Lane<V> {
     )]
     fn sqr_round<const U: usize>(&mut self, a: &[Block; V], v: usize) {
         let zero = _mm512_setzero_si512();
-        let not1 = _mm512_set1_epi64(!1);
         let ai = a[U].0[v];
-        // Vector U of E_i: D's lanes above v (lane v + 1 without its carry bit), a_i at lane
-        // v; vector U + 1 drops the carry bit of its lane 0 when v = 7.
-        let above = (0xff_u16 << (v + 1)) as u8;
-        let next = (1_u16 << (v + 1)) as u8;
-        let x = _mm512_maskz_mov_epi64(above, self.va[U]);
-        let x = _mm512_mask_and_epi64(x, next, x, not1);
-        let eu = _mm512_mask_mov_epi64(x, 1 << v, load(&a[U]));
-        let eu1 = if U + 1 < V {
-            let last = u8::from(v == LANES - 1);
-            _mm512_mask_and_epi64(self.va[U + 1], last, self.va[U + 1], not1)
-        } else {
-            zero
-        };
+        let up = if U + 1 < V { self.va[U + 1] } else { zero };
+        let (eu, eu1) = row_vectors(self.va[U], load(&a[U]), up, v);
         let op = |j: usize| {
             if j == U {
                 eu
@@ -490,11 +482,7 @@ pub(super) fn amm_dyn(a: &[Block], b: &[Block], n: &[Block], k0: u64, k: usize, 
             _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x), h),
         );
     }
-    let mut regs = [zero; MAX_VECS];
-    for (r, x) in regs.iter_mut().zip(acc.iter()) {
-        *r = load(x);
-    }
-    finish(&mut regs[..v], acc);
+    finish_in_memory(acc);
 }
 
 /// [`ams_core`] for any vector count V = `acc.len()`, as [`amm_dyn`] is [`amm_core`]'s:
@@ -513,16 +501,11 @@ pub(super) fn ams_dyn(
         v > 0 && a.len() == v && n.len() == v && d.len() == v + 1 && k <= LANES * v,
         "amm: element lengths differ"
     );
-    let (zero, mask) = (_mm512_setzero_si512(), _mm512_set1_epi64(MASK52 as i64));
-    let not1 = _mm512_set1_epi64(!1);
+    let zero = _mm512_setzero_si512();
     let mut below = zero;
     for j in 0..v {
         let x = load(&a[j]);
-        let carry = _mm512_srli_epi64(_mm512_alignr_epi64::<7>(x, below), 51);
-        store(
-            &mut d[j],
-            _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(x, 1), mask), carry),
-        );
+        store(&mut d[j], doubled(x, below));
         below = x;
     }
     d[v] = Block::default();
@@ -539,13 +522,7 @@ pub(super) fn ams_dyn(
     // and 1.
     let round = |i: usize| {
         let (u, l) = (i / LANES, i % LANES);
-        let above = (0xff_u16 << (l + 1)) as u8;
-        let next = (1_u16 << (l + 1)) as u8;
-        let x = _mm512_maskz_mov_epi64(above, load(&d[u]));
-        let x = _mm512_mask_and_epi64(x, next, x, not1);
-        let eu = _mm512_mask_mov_epi64(x, 1 << l, load(&a[u]));
-        let du1 = load(&d[u + 1]);
-        let eu1 = _mm512_mask_and_epi64(du1, u8::from(l == LANES - 1), du1, not1);
+        let (eu, eu1) = row_vectors(load(&d[u]), load(&a[u]), load(&d[u + 1]), l);
         let x01 = match i {
             0 => (low.a0, d1),
             1 => (0, low.a1),
@@ -634,11 +611,44 @@ pub(super) fn ams_dyn(
             _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x), h),
         );
     }
-    let mut regs = [zero; MAX_VECS];
+    finish_in_memory(acc);
+}
+
+/// Vector j of D = 2A from A's vectors j and j - 1: digit i is (2 a_i mod 2^52) +
+/// (a_(i-1) >> 51).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn doubled(x: __m512i, below: __m512i) -> __m512i {
+    let carry = _mm512_srli_epi64(_mm512_alignr_epi64::<7>(x, below), 51);
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi64(x, 1), mask), carry)
+}
+
+/// The two vectors of E_i that differ from D's, for digit i at lane `l` of vector u: vector u
+/// keeps D's lanes above l (lane l + 1 without its carry bit) and a_i at lane l (from `a_u`);
+/// vector u + 1 (`d_up`) drops the carry bit of its lane 0 when l = 7.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn row_vectors(d_u: __m512i, a_u: __m512i, d_up: __m512i, l: usize) -> (__m512i, __m512i) {
+    let not1 = _mm512_set1_epi64(!1);
+    let above = (0xff_u16 << (l + 1)) as u8;
+    let next = (1_u16 << (l + 1)) as u8;
+    let x = _mm512_maskz_mov_epi64(above, d_u);
+    let x = _mm512_mask_and_epi64(x, next, x, not1);
+    let eu = _mm512_mask_mov_epi64(x, 1 << l, a_u);
+    let eu1 = _mm512_mask_and_epi64(d_up, u8::from(l == LANES - 1), d_up, not1);
+    (eu, eu1)
+}
+
+/// [`finish`] of an accumulator in memory, in place.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn finish_in_memory(acc: &mut [Block]) {
+    let mut regs = [_mm512_setzero_si512(); MAX_VECS];
     for (r, x) in regs.iter_mut().zip(acc.iter()) {
         *r = load(x);
     }
-    finish(&mut regs[..v], acc);
+    finish(&mut regs[..acc.len()], acc);
 }
 
 /// [`lo_hi`] with the square's vector `e` (None: below E_i, no product with a_i).
