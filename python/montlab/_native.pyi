@@ -196,8 +196,9 @@ class FastModulus:
         or "ntt_redc" (a short exponent at a spectral size while the spectral setup is not
         built). Builds nothing."""
     @property
-    def thresholds(self) -> dict[str, int]:
-        """The threshold table this modulus dispatches with."""
+    def thresholds(self) -> dict[str, int | list[int]]:
+        """The threshold table this modulus dispatches with (a spectral cut-over is an int, or
+        the list of sizes at which the spectral kernel switches on, off, on, ...)."""
     @property
     def transform_len(self) -> int | None:
         """Transform length P of the spectral kernel (R = 2^(64 P) + 1), or None. Builds the
@@ -302,8 +303,9 @@ def pow_crt(
     sec=False. p, q odd, > 1, of one 64-bit limb count s; dp, dq, qinv of at most s limbs;
     c of at most 2 s limbs. Only those shapes are checked."""
 
-def thresholds() -> dict[str, int]:
-    """The threshold table in force for new FastModulus objects and powm."""
+def thresholds() -> dict[str, int | list[int]]:
+    """The threshold table in force for new FastModulus objects and powm (a spectral cut-over
+    is an int, or the list of sizes at which the spectral kernel switches on, off, on, ...)."""
 
 def set_thresholds(table: str | None) -> None:
     """Replace the threshold table (text of a tuned table); None restores the generic one."""

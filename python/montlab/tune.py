@@ -26,10 +26,14 @@ Measurement (:func:`run_tune`):
   (from some size s to 2s). The transform length doubles once per octave, so the pattern of
   ratios repeats, and the spectral kernel's n log n cost only widens its lead beyond.
 
-The cut-over of an operation (:func:`crossover`) is the single cut that loses least against
-always taking the faster kernel: the spectral kernel's transform length is a power of two, so
-just above each doubling it can lose again for a stretch, and one cut must weigh both sides. The
-grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb above each
+The spectral kernel's transform length is a power of two, so just above each doubling it pays
+for twice the length and can lose again to the word level for a stretch before it wins once
+more. The cut-over of ``mul``, ``pow`` and ``sec`` (:func:`switch_points`) is therefore chosen
+per transform length: within the sizes measured at one length, the cut that loses least
+(:func:`crossover`), the spectral kernel running from it to the end of that length. The table
+holds the sizes where the kernel switches on, off, on, ... (an int when it switches once, a list
+of at most :data:`MAX_POINTS` otherwise). ``short`` (``ntt_redc``, with its own fill rule) gets
+one cut. The grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb above each
 power of two times 64 bits, where the transform length has just doubled and the spectral kernel
 is at its slowest relative to the word-level one. An operation left out of ``ops`` keeps the
 value of the table in force when the run started.
@@ -83,6 +87,23 @@ SHORT_EXP = 65537
 ENV = "MONTLAB_THRESHOLDS"
 #: Smallest size accepted (the spectral kernel needs a transform of at least 2 limbs).
 MIN_BITS = 128
+#: The most switch points a spectral cut-over holds (the engine's ``Cut::MAX_POINTS``).
+MAX_POINTS = 8
+#: A spectral cut-over: the size from which the spectral kernel runs, or the sizes at which it
+#: switches on, off, on, ... (strictly increasing).
+CutValue = int | list[int]
+
+
+def spectral_on(cut: CutValue, bits: int) -> bool:
+    """True when a modulus of ``bits`` bits runs spectral under ``cut`` (an odd number of its
+    switch points are at most ``bits``)."""
+    points = [cut] if isinstance(cut, int) else cut
+    return sum(p <= bits for p in points) % 2 == 1
+
+
+def first_point(cut: CutValue) -> int:
+    """The smallest size that runs spectral under ``cut``."""
+    return cut if isinstance(cut, int) else cut[0]
 
 
 @dataclass(frozen=True)
@@ -189,16 +210,16 @@ class TuneReport:
     points: list[Point] = field(default_factory=list)
     stamp: dict[str, Any] = field(default_factory=dict)
     #: Table keys not measured, with the value written and why (``ops``, or the engine).
-    kept: dict[str, tuple[int, str]] = field(default_factory=dict)
+    kept: dict[str, tuple[CutValue, str]] = field(default_factory=dict)
 
     def of(self, op: str) -> list[Point]:
         return sorted((p for p in self.points if p.op == op), key=lambda p: p.bits)
 
-    def thresholds(self) -> dict[str, int]:
-        return {
-            k: self.kept[k][0] if k in self.kept else crossover(self.of(op))
-            for op, k in KEYS.items()
-        }
+    def thresholds(self) -> dict[str, CutValue]:
+        def measured(op: str) -> CutValue:
+            return crossover(self.of(op)) if op == "short" else switch_points(self.of(op))
+
+        return {k: self.kept[k][0] if k in self.kept else measured(op) for op, k in KEYS.items()}
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -252,6 +273,42 @@ def crossover(points: list[Point]) -> int:
     return min(reversed(cands), key=loss)
 
 
+def switch_points(points: list[Point]) -> CutValue:
+    """Where the spectral kernel runs, chosen per transform length (see the module contract).
+
+    The sizes measured at one transform length form a band; in each, :func:`crossover` picks
+    the cut from which the spectral kernel runs to the band's end (or none). The kernel
+    switches off one bit above a band's largest measured size when the next band does not run
+    spectral from its first size (sizes between two measured ones go to the word level, the
+    safe side). Beyond :data:`MAX_POINTS` switch points the earliest stretches are dropped (the
+    spectral kernel gains least there). One switch point is returned as an int, none as
+    :data:`NEVER`.
+    """
+    bands: list[list[Point]] = []
+    for p in sorted(points, key=lambda p: p.bits):
+        if bands and bands[-1][0].transform_len == p.transform_len:
+            bands[-1].append(p)
+        else:
+            bands.append([p])
+    out: list[int] = []
+    on = False
+    for prev, band in zip([None, *bands], bands):
+        cut = crossover(band)
+        stays = on and cut == band[0].bits
+        if on and not stays:
+            assert prev is not None
+            out.append(prev[-1].bits + 1)
+            on = False
+        if cut != NEVER and not stays:
+            out.append(cut)
+            on = True
+    while len(out) > MAX_POINTS:
+        del out[:2]
+    if not out:
+        return NEVER
+    return out[0] if len(out) == 1 else out
+
+
 def octave_won(points: list[Point]) -> bool:
     """True when the spectral kernel won every size of a run that spans s to 2s."""
     pts = sorted(points, key=lambda p: p.bits)
@@ -266,7 +323,7 @@ def octave_won(points: list[Point]) -> bool:
     return False
 
 
-def _table_text(th: dict[str, int]) -> str:
+def _table_text(th: dict[str, CutValue]) -> str:
     return "".join(f"{k} = {v}\n" for k, v in th.items())
 
 
@@ -387,7 +444,7 @@ def run_tune(
     forced = _Forced(_native)
     for op in KEYS:
         if op not in config.ops:
-            value = min(forced.saved[KEYS[op]], NEVER)  # the engine's "never" may be 2^64 - 1
+            value = _clamp(forced.saved[KEYS[op]])
             report.kept[KEYS[op]] = (value, "not in --ops: the table in force")
     live = set(config.ops)
     try:
@@ -440,6 +497,13 @@ def _measure_size(
         report.points.append(Point(op, bits, plen, t["word"], t["spectral"]))
 
 
+def _clamp(cut: CutValue) -> CutValue:
+    """``cut`` with the engine's "never" (which may be 2^64 - 1) as :data:`NEVER`."""
+    if isinstance(cut, int):
+        return min(cut, NEVER)
+    return [min(p, NEVER) for p in cut]
+
+
 def _ntt_redc_len(n: int) -> int:
     from montlab import _native
 
@@ -487,7 +551,23 @@ def table_text(report: TuneReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_table(path: Path) -> tuple[dict[str, int], dict[str, Any]]:
+def _valid(key: str, v: Any) -> bool:
+    """An integer in [0, 2^63), or for a spectral key a list of 1 to :data:`MAX_POINTS` such
+    integers, strictly increasing."""
+
+    def whole(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= NEVER
+
+    if isinstance(v, list) and key != KEYS["short"]:
+        return (
+            1 <= len(v) <= MAX_POINTS
+            and all(map(whole, v))
+            and all(a < b for a, b in zip(v, v[1:]))
+        )
+    return whole(v)
+
+
+def read_table(path: Path) -> tuple[dict[str, CutValue], dict[str, Any]]:
     """(thresholds, stamp) of a table file; :class:`ParameterError` if it is malformed."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -502,8 +582,15 @@ def read_table(path: Path) -> tuple[dict[str, int], dict[str, Any]]:
             + ", ".join(sorted(OPTIONAL_KEYS))
         )
     for k, v in th.items():
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= NEVER:
-            raise ParameterError(f"threshold table {path}: {k} must be an integer in [0, 2^63)")
+        if not _valid(k, v):
+            raise ParameterError(
+                f"threshold table {path}: {k} must be an integer in [0, 2^63)"
+                + (
+                    ""
+                    if k == KEYS["short"]
+                    else f", or a list of 1 to {MAX_POINTS} such integers, increasing"
+                )
+            )
     st = data.get("stamp", {})
     return dict(th), st if isinstance(st, dict) else {}
 
@@ -524,7 +611,7 @@ def installed_path() -> Path:
 SOURCE = "generic"
 
 
-def apply_table(path: Path) -> dict[str, int]:
+def apply_table(path: Path) -> dict[str, CutValue]:
     """Makes the table at ``path`` the one new FastModulus objects and ``powm`` use."""
     global SOURCE
     from montlab import _native

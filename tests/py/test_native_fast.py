@@ -15,6 +15,7 @@ import pytest
 from conftest import hexdump, scaled
 from montlab.errors import ModulusError, OperandError, ParameterError
 from montlab.testing import edge_moduli, random_modulus
+from montlab.tune import first_point, spectral_on
 
 native = pytest.importorskip("montlab._native", reason="native extension not built")
 FastModulus = native.FastModulus
@@ -57,18 +58,25 @@ def test_generic_table() -> None:
 
 
 def test_both_sides_of_the_generic_thresholds(rng: random.Random) -> None:
-    """Moduli around every cut of this CPU's table; a key set to "never" (2^64 - 1) has no
-    sides to test."""
+    """Moduli around every switch point of this CPU's table (a spectral cut-over may switch
+    the kernel off again); a key set to "never" (2^64 - 1) has no sides to test."""
     t = native.thresholds()
-    cuts = sorted(v for v in set(t.values()) if v <= native.SPECTRAL_MAX_BITS)
+    points = {p for v in t.values() for p in ([v] if isinstance(v, int) else v)}
+    cuts = sorted(p for p in points if p <= native.SPECTRAL_MAX_BITS)
     assert cuts, t
     for cut in cuts:
         for bits in (cut - 65, cut - 1, cut, cut + 1, cut + 64):
             n = random_modulus(rng, bits)
             m = FastModulus(n)
-            want_mul = "spectral" if bits >= t["spectral_mul_bits"] else word(bits, "mul")
-            want_pow = "spectral" if bits >= t["spectral_pow_bits"] else word(bits, "pow")
+            want_mul = (
+                "spectral" if spectral_on(t["spectral_mul_bits"], bits) else word(bits, "mul")
+            )
+            want_pow = (
+                "spectral" if spectral_on(t["spectral_pow_bits"], bits) else word(bits, "pow")
+            )
             assert (m.mul_kernel, m.pow_kernel) == (want_mul, want_pow)
+            sec = "spectral" if spectral_on(t["spectral_sec_bits"], bits) else word(bits, "pow")
+            assert m.pow_sec_kernel == sec, bits
             check(m, rng.randrange(n), n - 1, rng.getrandbits(96))
 
 
@@ -223,7 +231,11 @@ def test_one_shot_powm_at_ntt_redc_sizes(rng: random.Random) -> None:
     """The generic table: a modulus of ntt_redc_pow_bits bits exponentiates by 65537 on ntt_redc
     (no spectral setup)."""
     cut = native.thresholds()["ntt_redc_pow_bits"]
-    n = random_modulus(rng, max(cut, native.thresholds()["spectral_pow_bits"]))
+    spectral = native.thresholds()["spectral_pow_bits"]
+    bits = max(cut, first_point(spectral))
+    while not spectral_on(spectral, bits):  # a stretch the spectral kernel skips
+        bits += 64
+    n = random_modulus(rng, bits)
     m = FastModulus(n)
     assert m.pow_kernel_for(65537) == "ntt_redc"
     for b in (rng.randrange(n), n - 1, 2):
@@ -237,7 +249,7 @@ def test_short_exponents_just_above_a_power_of_two_stay_word_level(rng: random.R
     spectral; 3/2 of the cut (fill 0.75) and twice the cut plus one run on ntt_redc."""
     cut = native.thresholds()["ntt_redc_pow_bits"]
     for bits in (cut * 5 // 4, cut * 3 // 2, cut + 1, cut * 2 + 1):
-        if bits < native.thresholds()["spectral_pow_bits"]:
+        if not spectral_on(native.thresholds()["spectral_pow_bits"], bits):
             continue
         n = random_modulus(rng, bits)
         m = FastModulus(n)
@@ -457,6 +469,11 @@ def test_bad_threshold_tables(table: None) -> None:
     assert native.thresholds()["ntt_redc_pow_bits"] == 4096
     native.set_thresholds("spectral_sec_bits = 8192")
     assert native.thresholds()["spectral_sec_bits"] == 8192
+    native.set_thresholds("spectral_sec_bits = [8192, 16385, 23168]")
+    assert native.thresholds()["spectral_sec_bits"] == [8192, 16385, 23168]
+    for text in ("spectral_sec_bits = [3, 2]", "ntt_redc_pow_bits = [1, 2]"):
+        with pytest.raises(ParameterError, match="line 1"):
+            native.set_thresholds(text)
 
 
 @pytest.mark.parametrize("shape", ["random", "2^k - small", "sparse", "all ones"])

@@ -31,6 +31,54 @@ def test_crossover_minimises_the_loss() -> None:
     assert tune.crossover([]) == NEVER
 
 
+def banded(op: str, ratios: dict[int, tuple[int, float]]) -> list[Point]:
+    return [Point(op, b, n, 1.0, r) for b, (n, r) in ratios.items()]
+
+
+def test_switch_points_per_transform_length() -> None:
+    # The shape montlab tune measured for pow_sec on a Zen 4 (docs/tune-sec-ifma.json, rounded):
+    # spectral wins at the top of the 256 band, loses above the doubling, wins from 23168.
+    sec = {
+        12608: (256, 1.36),
+        13760: (256, 1.10),
+        15040: (256, 0.93),
+        16384: (256, 0.83),
+        16448: (512, 1.70),
+        19456: (512, 1.02),
+        21248: (512, 1.04),
+        23168: (512, 0.88),
+        32768: (512, 0.46),
+        32832: (1024, 0.97),
+        35712: (1024, 0.80),
+    }
+    cut = tune.switch_points(banded("sec", sec))
+    assert cut == [15040, 16385, 23168]
+    on = [b for b in sec if tune.spectral_on(cut, b)]
+    assert on == [15040, 16384, 23168, 32768, 32832, 35712]
+    assert tune.crossover(banded("sec", sec)) == 23168  # one cut gives up 15040-16384
+    # A band that loses throughout switches the kernel off at its first size, for good.
+    tail = {4096: (128, 0.8), 8192: (128, 0.7), 8256: (256, 1.3), 12000: (256, 1.1)}
+    assert tune.switch_points(banded("pow", tail)) == [4096, 8193]
+    # A band whose first size already wins keeps the kernel on across the doubling.
+    assert tune.switch_points(banded("pow", {4096: (128, 0.8), 8256: (256, 0.9)})) == 4096
+    assert tune.switch_points(banded("pow", {4096: (128, 1.2), 8256: (256, 1.1)})) == NEVER
+    assert tune.switch_points([]) == NEVER
+    # Past MAX_POINTS the earliest stretches go.
+    many = {}
+    for k in range(6):
+        lo = 1000 * (k + 1)
+        many |= {lo: (k, 1.5), lo + 500: (k, 0.9)}
+    # Bands k = 0..5 win from 1000 (k + 1) + 500: 11 switch points, the first 4 dropped.
+    want = [3500, 3501, 4500, 4501, 5500, 5501, 6500]
+    assert tune.switch_points(banded("mul", many)) == want
+
+
+def test_spectral_on() -> None:
+    assert tune.spectral_on(100, 100) and not tune.spectral_on(100, 99)
+    assert [b for b in (5, 10, 15, 20, 25) if tune.spectral_on([10, 20], b)] == [10, 15]
+    assert tune.first_point([10, 20]) == 10 and tune.first_point(7) == 7
+
+
 def test_octave_rule() -> None:
     assert not tune.octave_won(pts("pow", {1024: 0.9, 1536: 0.9}))
     assert tune.octave_won(pts("pow", {1024: 0.9, 1536: 0.9, 2048: 0.8}))
@@ -137,6 +185,12 @@ def test_table_round_trip_and_apply(tmp_path: Path) -> None:
         ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = 1\nother = 1\n", "needs a"),
         ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = -1\n", "integer"),
         ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = 'x'\n", "integer"),
+        ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = [5, 5]\n", "increasing"),
+        ("[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = []\n", "list of 1 to"),
+        (
+            "[thresholds]\nspectral_mul_bits = 1\nspectral_pow_bits = 1\nntt_redc_pow_bits = [1]\n",
+            "ntt_redc_pow_bits must be an integer in \\[0, 2\\^63\\)$",
+        ),
         ("[thresholds\n", "t.toml"),
     ],
 )
@@ -145,6 +199,23 @@ def test_bad_table(tmp_path: Path, text: str, match: str) -> None:
     path.write_text(text)
     with pytest.raises(ParameterError, match=match):
         tune.read_table(path)
+
+
+def test_table_with_switch_points(tmp_path: Path) -> None:
+    """A cut-over list reads, applies and dispatches: spectral on, off and on again."""
+    path = tmp_path / "t.toml"
+    path.write_text(
+        "[thresholds]\nspectral_mul_bits = [1000, 2049, 3000]\nspectral_pow_bits = 4000\n"
+    )
+    try:
+        assert tune.apply_table(path)["spectral_mul_bits"] == [1000, 2049, 3000]
+        assert _native.thresholds()["spectral_mul_bits"] == [1000, 2049, 3000]
+        for bits, kernel in ((999, "word"), (2048, "spectral"), (2049, "word"), (3000, "spectral")):
+            m = _native.FastModulus((1 << (bits - 1)) | 1)
+            assert (m.mul_kernel == "spectral") == (kernel == "spectral"), bits
+    finally:
+        _native.set_thresholds(None)
+        tune.SOURCE = "generic"
 
 
 def test_bad_table_bytes(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@
 
 use std::time::Instant;
 
-use montlab_core::engine::Thresholds;
+use montlab_core::engine::{Cut, Thresholds};
 use montlab_core::mont::amm::IfmaParams;
 use montlab_core::mont::{redc_n, sqr};
 use montlab_core::pow::{window, MontKernel};
@@ -163,10 +163,10 @@ fn main() {
         let spectral = FastModulus::with_thresholds(
             &c.n,
             Thresholds {
-                spectral_mul_bits: u64::MAX,
-                spectral_pow_bits: 0,
+                spectral_mul_bits: Cut::NEVER,
+                spectral_pow_bits: Cut::at(0),
                 ntt_redc_pow_bits: u64::MAX,
-                spectral_sec_bits: u64::MAX,
+                spectral_sec_bits: Cut::NEVER,
             },
         )
         .expect("odd modulus");

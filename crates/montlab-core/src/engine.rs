@@ -42,7 +42,6 @@ use rayon::prelude::*;
 use crate::barrett::BarrettParams;
 use crate::error::MontError;
 use crate::limb::{self, Limb};
-use crate::mont::adx;
 use crate::mont::amm::{self, IfmaParams};
 use crate::params::{MontParams, OddModulus};
 use crate::pow::blind::{self, Blind};
@@ -51,32 +50,10 @@ use crate::pow::{pair, window, MontKernel, VarTimeWord};
 use crate::spectral::ntt_redc::{self, NttRedcParams};
 use crate::spectral::SpectralParams;
 use crate::stop::Stop;
-
-/// The checked-in generic threshold table for x86-64 CPUs with MULX/ADX and without AVX-512
-/// IFMA (`src/thresholds/generic.toml`).
-pub const GENERIC_THRESHOLDS: &str = include_str!("thresholds/generic.toml");
-
-/// The checked-in generic threshold table for CPUs without AVX-512 IFMA or MULX/ADX, whose
-/// word-level kernel runs the portable loops (`src/thresholds/generic-portable.toml`).
-pub const GENERIC_THRESHOLDS_PORTABLE: &str = include_str!("thresholds/generic-portable.toml");
-
-/// The checked-in generic threshold table for CPUs whose word-level kernel runs on AVX-512
-/// IFMA (`src/thresholds/generic-ifma.toml`): that kernel moves both cut-overs up.
-pub const GENERIC_THRESHOLDS_IFMA: &str = include_str!("thresholds/generic-ifma.toml");
-
-/// The generic table for this CPU: [`GENERIC_THRESHOLDS_IFMA`] when the IFMA word-level
-/// kernel is enabled ([`amm::enabled`]), else [`GENERIC_THRESHOLDS`] when the MULX/ADX rows are
-/// ([`adx::enabled`]), else [`GENERIC_THRESHOLDS_PORTABLE`].
-#[must_use]
-pub fn generic_thresholds_text() -> &'static str {
-    if amm::enabled() {
-        GENERIC_THRESHOLDS_IFMA
-    } else if adx::enabled() {
-        GENERIC_THRESHOLDS
-    } else {
-        GENERIC_THRESHOLDS_PORTABLE
-    }
-}
+pub use crate::thresholds::{
+    generic_thresholds_text, Cut, Thresholds, GENERIC_THRESHOLDS, GENERIC_THRESHOLDS_IFMA,
+    GENERIC_THRESHOLDS_PORTABLE,
+};
 
 /// Sizes of N (bits) whose word-level exponentiations run on the IFMA kernel when available:
 /// from 513 bits (at 512 bits and below `cios` + `sqr` with their fixed-length loops tie or
@@ -129,87 +106,6 @@ pub const NTT_REDC_MIN_FILL: (usize, usize) = (7, 10);
 /// The sizes [`NTT_REDC_MIN_FILL`] was measured on end here (2^16 bits, no IFMA); larger moduli
 /// follow `ntt_redc_pow_bits` alone (the quadratic word level falls behind fast above).
 pub const NTT_REDC_FILL_MAX_BITS: u64 = 1 << 16;
-
-/// Size cut-overs between the kernels, in bits of N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Thresholds {
-    /// From this size on, products and squarings (`mul`, `sqr`, `mul_many`) run spectral.
-    pub spectral_mul_bits: u64,
-    /// From this size on, exponentiations (`pow`, `pow_many`) run spectral.
-    pub spectral_pow_bits: u64,
-    /// From this size on (and from `spectral_pow_bits`), short exponentiations run on `ntt_redc`
-    /// rather than the word-level kernel (see [`SHORT_POW_BITS`]).
-    pub ntt_redc_pow_bits: u64,
-    /// From this size on, constant-time exponentiations (`pow_sec`) run on the spectral kernel
-    /// (branch-free, [`crate::pow::fixed::pow_sec_with`]) rather than the word level.
-    pub spectral_sec_bits: u64,
-}
-
-impl Thresholds {
-    /// The generic default table for this CPU ([`generic_thresholds_text`]), parsed once per
-    /// process (the CPU checks behind it are read once too).
-    ///
-    /// # Panics
-    /// Never: every checked-in table is parsed by a unit test.
-    #[must_use]
-    pub fn generic() -> Self {
-        static TABLE: OnceLock<Thresholds> = OnceLock::new();
-        *TABLE.get_or_init(|| {
-            Self::parse(generic_thresholds_text()).expect("the generic threshold table parses")
-        })
-    }
-
-    /// Reads a table: `key = integer` lines, `[section]` headers and `#` comments (a TOML
-    /// subset, so a tuned table written by a TOML library is accepted). Keys not given keep
-    /// their generic value; unknown keys are errors.
-    ///
-    /// # Errors
-    /// [`MontError::InvalidThresholds`] with the 1-based line of the first bad line.
-    pub fn parse(text: &str) -> Result<Self, MontError> {
-        let mut t = Self {
-            spectral_mul_bits: u64::MAX,
-            spectral_pow_bits: u64::MAX,
-            ntt_redc_pow_bits: u64::MAX,
-            spectral_sec_bits: u64::MAX,
-        };
-        let mut seen = [false; 4];
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() || (line.starts_with('[') && line.ends_with(']')) {
-                continue;
-            }
-            let bad = MontError::InvalidThresholds { line: i + 1 };
-            let (key, value) = line.split_once('=').ok_or(bad)?;
-            let value: u64 = value.trim().replace('_', "").parse().map_err(|_| bad)?;
-            match key.trim() {
-                "spectral_mul_bits" => (t.spectral_mul_bits, seen[0]) = (value, true),
-                "spectral_pow_bits" => (t.spectral_pow_bits, seen[1]) = (value, true),
-                // `ntt64_pow_bits`: this key's name in tables tuned before `ntt_redc` had an id.
-                "ntt_redc_pow_bits" | "ntt64_pow_bits" => {
-                    (t.ntt_redc_pow_bits, seen[2]) = (value, true);
-                }
-                "spectral_sec_bits" => (t.spectral_sec_bits, seen[3]) = (value, true),
-                _ => return Err(bad),
-            }
-        }
-        if seen.contains(&false) && text != generic_thresholds_text() {
-            let g = Self::generic();
-            if !seen[0] {
-                t.spectral_mul_bits = g.spectral_mul_bits;
-            }
-            if !seen[1] {
-                t.spectral_pow_bits = g.spectral_pow_bits;
-            }
-            if !seen[2] {
-                t.ntt_redc_pow_bits = g.ntt_redc_pow_bits;
-            }
-            if !seen[3] {
-                t.spectral_sec_bits = g.spectral_sec_bits;
-            }
-        }
-        Ok(t)
-    }
-}
 
 /// Checks the lengths of a batch call's two lists: both non-empty, and equal.
 ///
@@ -438,7 +334,9 @@ impl FastModulus {
             return Kernel::NttRedc;
         }
         match self.pick(self.thresholds.spectral_pow_bits) {
-            Kernel::Word if self.bits() >= self.thresholds.spectral_pow_bits => self.short_kernel(),
+            Kernel::Word if self.thresholds.spectral_pow_bits.on(self.bits()) => {
+                self.short_kernel()
+            }
             k => k,
         }
     }
@@ -455,7 +353,7 @@ impl FastModulus {
         if self.ntt_redc_only() {
             return Kernel::NttRedc;
         }
-        if bits < self.thresholds.spectral_pow_bits {
+        if !self.thresholds.spectral_pow_bits.on(bits) {
             return Kernel::Word;
         }
         match self.spectral.get() {
@@ -498,7 +396,7 @@ impl FastModulus {
         if self.ntt_redc_only() {
             return Kernel::NttRedc;
         }
-        if self.bits() < self.thresholds.spectral_pow_bits {
+        if !self.thresholds.spectral_pow_bits.on(self.bits()) {
             return Kernel::Word;
         }
         if self.spectral.get().is_none() {
@@ -529,8 +427,8 @@ impl FastModulus {
         self.bits() > SPECTRAL_MAX_BITS
     }
 
-    fn pick(&self, cut: u64) -> Kernel {
-        if self.bits() >= cut && self.spectral().is_some() {
+    fn pick(&self, cut: Cut) -> Kernel {
+        if cut.on(self.bits()) && self.spectral().is_some() {
             Kernel::Spectral
         } else {
             Kernel::Word
@@ -843,7 +741,7 @@ impl FastModulus {
     /// AVX2 loops the taint test checks, but outside it (valgrind has no AVX-512), so they are
     /// checked statistically (`montlab-dudect spectral_pow_sec`), as `amm` is.
     pub fn pow_sec_kernel(&self) -> Kernel {
-        if self.bits() < self.thresholds.spectral_sec_bits || self.ntt_redc_only() {
+        if !self.thresholds.spectral_sec_bits.on(self.bits()) || self.ntt_redc_only() {
             return Kernel::Word;
         }
         match self.spectral.get() {
@@ -1176,7 +1074,7 @@ mod tests {
             n[0] |= 1;
             n[s - 1] |= 1 << 63;
             let t = Thresholds {
-                spectral_sec_bits: cut,
+                spectral_sec_bits: Cut::at(cut),
                 ..Thresholds::generic()
             };
             let m = FastModulus::with_thresholds(&n, t).unwrap();
@@ -1224,7 +1122,7 @@ mod tests {
             for n in crate::limb::edge_moduli(&mut seed, s) {
                 for cut in [2, u64::MAX] {
                     let t = Thresholds {
-                        spectral_sec_bits: cut,
+                        spectral_sec_bits: Cut::at(cut),
                         ..Thresholds::generic()
                     };
                     let m = FastModulus::with_thresholds(&n, t).unwrap();
@@ -1259,52 +1157,12 @@ mod tests {
     }
 
     #[test]
-    fn generic_tables_parse() {
-        for text in [
-            GENERIC_THRESHOLDS,
-            GENERIC_THRESHOLDS_IFMA,
-            GENERIC_THRESHOLDS_PORTABLE,
-        ] {
-            let t = Thresholds::parse(text).unwrap();
-            assert!(t.spectral_mul_bits > 0 && t.spectral_pow_bits > 0);
-            assert!(t.spectral_pow_bits < u64::MAX && t.spectral_mul_bits < u64::MAX);
-            assert!(t.ntt_redc_pow_bits > 0 && t.ntt_redc_pow_bits < u64::MAX);
-        }
-        assert_eq!(
-            Thresholds::generic(),
-            Thresholds::parse(generic_thresholds_text()).unwrap()
-        );
-    }
-
-    #[test]
-    fn table_syntax() {
-        let t = Thresholds::parse("# tuned\n[thresholds]\nspectral_mul_bits = 1_000\n").unwrap();
-        assert_eq!(t.spectral_mul_bits, 1000);
-        assert_eq!(t.spectral_pow_bits, Thresholds::generic().spectral_pow_bits);
-        assert_eq!(t.ntt_redc_pow_bits, Thresholds::generic().ntt_redc_pow_bits);
-        let t = Thresholds::parse("ntt_redc_pow_bits = 7").unwrap();
-        assert_eq!(t.ntt_redc_pow_bits, 7);
-        assert_eq!(
-            Thresholds::parse("a = 1"),
-            Err(MontError::InvalidThresholds { line: 1 })
-        );
-        assert_eq!(
-            Thresholds::parse("\nspectral_pow_bits = -3"),
-            Err(MontError::InvalidThresholds { line: 2 })
-        );
-        assert_eq!(
-            Thresholds::parse("spectral_pow_bits"),
-            Err(MontError::InvalidThresholds { line: 1 })
-        );
-    }
-
-    #[test]
     fn dispatch_by_size() {
         let t = Thresholds {
-            spectral_mul_bits: 128,
-            spectral_pow_bits: 129,
+            spectral_mul_bits: Cut::at(128),
+            spectral_pow_bits: Cut::at(129),
             ntt_redc_pow_bits: 1,
-            spectral_sec_bits: u64::MAX,
+            spectral_sec_bits: Cut::NEVER,
         };
         let m = FastModulus::with_thresholds(&[u64::MAX, u64::MAX], t).unwrap();
         assert_eq!(
@@ -1324,10 +1182,10 @@ mod tests {
     fn short_exponents_skip_the_spectral_setup() {
         let big = |l: &[u64]| crate::bigarith::from_limbs(l);
         let t = Thresholds {
-            spectral_mul_bits: 64,
-            spectral_pow_bits: 64,
+            spectral_mul_bits: Cut::at(64),
+            spectral_pow_bits: Cut::at(64),
             ntt_redc_pow_bits: 32768,
-            spectral_sec_bits: u64::MAX,
+            spectral_sec_bits: Cut::NEVER,
         };
         // 769 limbs: above ntt_redc_pow_bits, transform length 1024, fill 0.75.
         let mut next = crate::bigarith::tests::rng(17);
@@ -1373,7 +1231,7 @@ mod tests {
         assert_eq!(m.pow_kernel_for(65), Kernel::Spectral);
         let t2 = Thresholds {
             ntt_redc_pow_bits: 16384,
-            spectral_sec_bits: u64::MAX,
+            spectral_sec_bits: Cut::NEVER,
             ..t
         };
         let m = FastModulus::with_thresholds(&n[..513], t2).unwrap();
@@ -1381,7 +1239,7 @@ mod tests {
         // From NTT_REDC_FILL_MAX_BITS the fill is not looked at: 1025 limbs fill 0.5 of 2048.
         let t3 = Thresholds {
             ntt_redc_pow_bits: 40000,
-            spectral_sec_bits: u64::MAX,
+            spectral_sec_bits: Cut::NEVER,
             ..t
         };
         let wide: Vec<u64> = (0..1025).map(|i| next() | u64::from(i == 0)).collect();
@@ -1429,10 +1287,10 @@ mod tests {
     fn above_spectral_everything_but_pow_sec_runs_ntt_redc() {
         // Whatever the table says: the word level would be quadratic there.
         let t = Thresholds {
-            spectral_mul_bits: u64::MAX,
-            spectral_pow_bits: u64::MAX,
+            spectral_mul_bits: Cut::NEVER,
+            spectral_pow_bits: Cut::NEVER,
             ntt_redc_pow_bits: u64::MAX,
-            spectral_sec_bits: u64::MAX,
+            spectral_sec_bits: Cut::NEVER,
         };
         let mut n = vec![0u64; (SPECTRAL_MAX_BITS / 64) as usize];
         n[0] = 1;

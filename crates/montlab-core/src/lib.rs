@@ -33,13 +33,15 @@ pub mod pow;
 pub mod residue;
 pub mod spectral;
 pub mod stop;
+pub mod thresholds;
 
-pub use engine::{FastModulus, Kernel, Thresholds};
+pub use engine::{FastModulus, Kernel};
 pub use error::MontError;
 pub use limb::Limb;
 pub use params::{MontParams, OddModulus};
 pub use residue::Residue;
 pub use stop::Stop;
+pub use thresholds::{Cut, Thresholds};
 
 /// Algorithm ids with a native engine in this crate.
 ///

@@ -368,7 +368,7 @@ impl FastModulus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Thresholds;
+    use crate::engine::{Cut, Thresholds};
     use num_bigint::BigUint;
     use to_big as big;
 
@@ -486,7 +486,7 @@ mod tests {
 
     fn table(mul: u64) -> Thresholds {
         Thresholds {
-            spectral_mul_bits: mul,
+            spectral_mul_bits: Cut::at(mul),
             ..Thresholds::generic()
         }
     }

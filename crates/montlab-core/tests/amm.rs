@@ -15,7 +15,7 @@ use montlab_core::engine::{IFMA_MUL_BITS, IFMA_POW_BITS};
 use montlab_core::mont::amm::{self, IfmaParams, MAX_BITS, MAX_DIGITS};
 use montlab_core::pow::blind::Blind;
 use montlab_core::pow::{fixed, window, MontKernel};
-use montlab_core::{FastModulus, Kernel, MontParams, OddModulus, Stop, Thresholds};
+use montlab_core::{Cut, FastModulus, Kernel, MontParams, OddModulus, Stop, Thresholds};
 use num_bigint::BigUint;
 use num_traits::One;
 
@@ -287,10 +287,10 @@ fn edge_moduli_and_operands() {
 /// wherever the IFMA ranges say, `cios` elsewhere.
 fn word_only(n: &BigUint) -> FastModulus {
     let t = Thresholds {
-        spectral_mul_bits: u64::MAX,
-        spectral_pow_bits: u64::MAX,
+        spectral_mul_bits: Cut::NEVER,
+        spectral_pow_bits: Cut::NEVER,
         ntt_redc_pow_bits: u64::MAX,
-        spectral_sec_bits: u64::MAX,
+        spectral_sec_bits: Cut::NEVER,
     };
     FastModulus::with_thresholds(&limbs(n), t).unwrap()
 }

@@ -8,7 +8,7 @@ mod common;
 
 use common::{big, edge_moduli, edge_operands, hexdump, limbs, oracle_pow, strip, Rng};
 use montlab_core::engine::{NTT_REDC_FILL_MAX_BITS, NTT_REDC_MIN_FILL, SEC_EXP_MAX_BITS};
-use montlab_core::{FastModulus, Kernel, MontError, Thresholds};
+use montlab_core::{Cut, FastModulus, Kernel, MontError, Thresholds};
 use num_bigint::BigUint;
 use num_traits::One;
 use proptest::prelude::*;
@@ -65,7 +65,7 @@ fn modulus_of(rng: &mut Rng, bits: u64) -> BigUint {
 }
 
 /// The kernel a short exponentiation on a fresh `bits`-bit modulus runs on under `t`: the word
-/// level below `spectral_pow_bits` or `ntt_redc_pow_bits`, and where N would fill less than
+/// level where `spectral_pow_bits` is off or below `ntt_redc_pow_bits`, and where N would fill less than
 /// `NTT_REDC_MIN_FILL` of ntt_redc's transform below twice the cut and 2^16 bits.
 fn short_kernel(t: &Thresholds, bits: u64) -> Kernel {
     let s = bits.div_ceil(64) as usize;
@@ -73,7 +73,7 @@ fn short_kernel(t: &Thresholds, bits: u64) -> Kernel {
     let sparse = bits < 2 * t.ntt_redc_pow_bits
         && bits < NTT_REDC_FILL_MAX_BITS
         && s * den < num * montlab_core::spectral::ntt_redc::transform_len_for(s);
-    if bits < t.spectral_pow_bits || bits < t.ntt_redc_pow_bits || sparse {
+    if !t.spectral_pow_bits.on(bits) || bits < t.ntt_redc_pow_bits || sparse {
         Kernel::Word
     } else {
         Kernel::NttRedc
@@ -85,12 +85,18 @@ fn both_sides_of_the_generic_thresholds() {
     let seed = common::seed("engine::generic_thresholds");
     let mut rng = Rng::new(seed, "engine-generic");
     let t = Thresholds::generic();
-    for cut in [t.spectral_mul_bits, t.spectral_pow_bits] {
+    // Both sides of every switch point (a cut may switch the spectral kernel off again).
+    let cuts = [
+        t.spectral_mul_bits,
+        t.spectral_pow_bits,
+        t.spectral_sec_bits,
+    ];
+    for &cut in cuts.iter().flat_map(|c| c.points()) {
         for bits in [cut - 65, cut - 1, cut, cut + 1, cut + 64] {
             let n = modulus_of(&mut rng, bits);
             let m = FastModulus::new(&limbs(&n)).unwrap();
-            let side = |c: u64| {
-                if bits >= c {
+            let side = |c: Cut| {
+                if c.on(bits) {
                     Kernel::Spectral
                 } else {
                     Kernel::Word
@@ -103,6 +109,7 @@ fn both_sides_of_the_generic_thresholds() {
             check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
             assert_eq!(m.mul_kernel(), side(t.spectral_mul_bits));
             assert_eq!(m.pow_kernel(), side(t.spectral_pow_bits));
+            assert_eq!(m.pow_sec_kernel(), side(t.spectral_sec_bits));
         }
     }
     // Both sides of ntt_redc_pow_bits, with the short exponent 65537.
@@ -124,10 +131,10 @@ fn edge_moduli_on_both_kernels() {
     let mut rng = Rng::new(seed, "engine-edge");
     for cut in [2u64, u64::MAX] {
         let t = Thresholds {
-            spectral_mul_bits: cut,
-            spectral_pow_bits: cut,
+            spectral_mul_bits: Cut::at(cut),
+            spectral_pow_bits: Cut::at(cut),
             ntt_redc_pow_bits: cut,
-            spectral_sec_bits: cut,
+            spectral_sec_bits: Cut::at(cut),
         };
         for n in edge_moduli().into_iter().filter(|n| n.bits() <= 1100) {
             let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -154,10 +161,10 @@ proptest! {
         e in proptest::collection::vec(any::<u64>(), 0..3),
     ) {
         let t = Thresholds {
-            spectral_mul_bits: cut,
-            spectral_pow_bits: cut,
+            spectral_mul_bits: Cut::at(cut),
+            spectral_pow_bits: Cut::at(cut),
             ntt_redc_pow_bits: cut,
-            spectral_sec_bits: cut,
+            spectral_sec_bits: Cut::at(cut),
         };
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
         if let Err(msg) = check(&m, &n, &x, &y, &big(&e)) {
@@ -172,10 +179,10 @@ fn batches_keep_input_order() {
     let mut rng = Rng::new(seed, "engine-batch");
     for cut in [2u64, u64::MAX] {
         let t = Thresholds {
-            spectral_mul_bits: cut,
-            spectral_pow_bits: cut,
+            spectral_mul_bits: Cut::at(cut),
+            spectral_pow_bits: Cut::at(cut),
             ntt_redc_pow_bits: cut,
-            spectral_sec_bits: cut,
+            spectral_sec_bits: Cut::at(cut),
         };
         let n = modulus_of(&mut rng, 1000);
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -304,10 +311,10 @@ fn fermat_factor_moduli_skip_spectral() {
     let n = &f * k;
     assert!((20_126..=20_127).contains(&n.bits()));
     let t = Thresholds {
-        spectral_mul_bits: 2,
-        spectral_pow_bits: 2,
+        spectral_mul_bits: Cut::at(2),
+        spectral_pow_bits: Cut::at(2),
         ntt_redc_pow_bits: 2,
-        spectral_sec_bits: u64::MAX,
+        spectral_sec_bits: Cut::NEVER,
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
     assert!(m.spectral().is_none());
@@ -320,7 +327,7 @@ fn fermat_factor_moduli_skip_spectral() {
     check(&m, &n, &x, &(&n - 1u8), &e).unwrap();
     let t = Thresholds {
         ntt_redc_pow_bits: u64::MAX,
-        spectral_sec_bits: u64::MAX,
+        spectral_sec_bits: Cut::NEVER,
         ..t
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();

@@ -26,7 +26,7 @@ use std::sync::{Arc, RwLock};
 
 use montlab_core::mont::cios;
 use montlab_core::pow::window;
-use montlab_core::{FastModulus as CoreFast, MontError, MontParams, OddModulus, Thresholds};
+use montlab_core::{Cut, FastModulus as CoreFast, MontError, MontParams, OddModulus, Thresholds};
 use num_bigint::{BigInt, BigUint, Sign};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyString, PyTuple};
@@ -136,12 +136,29 @@ fn current_thresholds() -> Thresholds {
     guard.unwrap_or_else(Thresholds::generic)
 }
 
-fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, u64> {
+/// A threshold as Python sees it: an int (one cut-over), or the list of a [`Cut`]'s switch
+/// points.
+#[derive(IntoPyObject)]
+enum CutValue {
+    One(u64),
+    Points(Vec<u64>),
+}
+
+impl From<Cut> for CutValue {
+    fn from(c: Cut) -> Self {
+        match c.points() {
+            [one] => Self::One(*one),
+            many => Self::Points(many.to_vec()),
+        }
+    }
+}
+
+fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, CutValue> {
     BTreeMap::from([
-        ("spectral_mul_bits", t.spectral_mul_bits),
-        ("spectral_pow_bits", t.spectral_pow_bits),
-        ("ntt_redc_pow_bits", t.ntt_redc_pow_bits),
-        ("spectral_sec_bits", t.spectral_sec_bits),
+        ("spectral_mul_bits", t.spectral_mul_bits.into()),
+        ("spectral_pow_bits", t.spectral_pow_bits.into()),
+        ("ntt_redc_pow_bits", CutValue::One(t.ntt_redc_pow_bits)),
+        ("spectral_sec_bits", t.spectral_sec_bits.into()),
     ])
 }
 
@@ -479,7 +496,7 @@ impl FastModulus {
 
     /// The threshold table this modulus dispatches with.
     #[getter]
-    fn thresholds(&self) -> BTreeMap<&'static str, u64> {
+    fn thresholds(&self) -> BTreeMap<&'static str, CutValue> {
         thresholds_dict(self.inner.thresholds())
     }
 
@@ -784,7 +801,7 @@ fn pow_crt(
 
 /// The threshold table in force for new `FastModulus` objects and `powm`.
 #[pyfunction]
-fn thresholds() -> BTreeMap<&'static str, u64> {
+fn thresholds() -> BTreeMap<&'static str, CutValue> {
     thresholds_dict(current_thresholds())
 }
 

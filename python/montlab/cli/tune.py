@@ -20,11 +20,14 @@ from rich.table import Table
 
 from montlab import tune as tn
 from montlab.cli import emit_json, handle_errors
-from montlab.tune import KEYS, NEVER, TuneReport
+from montlab.tune import KEYS, NEVER, CutValue, TuneReport
 
 
-def _fmt_bits(v: int) -> str:
-    return "never" if v == NEVER else str(v)
+def _fmt_bits(v: CutValue) -> str:
+    """A cut-over as the table writes it, "never" for the engine's never."""
+    if isinstance(v, int):
+        return "never" if v >= NEVER else str(v)
+    return "[" + ", ".join(map(_fmt_bits, v)) + "]"
 
 
 def _show(console: Console) -> None:
@@ -80,13 +83,15 @@ def write_plot(report: TuneReport, path: Path) -> None:
         ax.plot(
             [p.bits for p in pts], [p.ratio for p in pts], marker="o", color=f"C{i}", label=label
         )
-        if cuts[KEYS[op]] != NEVER:
-            ax.axvline(cuts[KEYS[op]], color=f"C{i}", linestyle="--", linewidth=1)
+        cut = cuts[KEYS[op]]
+        for k, at in enumerate([cut] if isinstance(cut, int) else cut):
+            if at != NEVER:  # on (dashed), off again (dotted), ...
+                ax.axvline(at, color=f"C{i}", linestyle="--" if k % 2 == 0 else ":", linewidth=1)
     ax.axhline(1.0, color="black", linewidth=1)
     ax.set_xlabel("modulus size (bits)")
     ax.set_ylabel("spectral time / word-level time")
     ax.set_title(
-        f"montlab tune: kernel cut-overs (dashed); {report.stamp.get('date', '')},"
+        f"montlab tune: spectral on (dashed), off (dotted); {report.stamp.get('date', '')},"
         f" {report.stamp.get('cpu', '')}",
         fontsize=9,
     )
@@ -187,11 +192,11 @@ def tune(
         click.echo(tn.table_text(report), nl=False, err=json_path == "-")
 
 
-def _generic() -> dict[str, int]:
+def _generic() -> dict[str, CutValue]:
     from montlab import _native
 
     data = tomllib.loads(_native.GENERIC_THRESHOLDS)
-    flat: dict[str, int] = {}
+    flat: dict[str, CutValue] = {}
     for k, v in data.items():
         if isinstance(v, dict):
             flat.update(v)
