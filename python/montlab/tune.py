@@ -89,6 +89,10 @@ ENV = "MONTLAB_THRESHOLDS"
 MIN_BITS = 128
 #: The most switch points a spectral cut-over holds (the engine's ``Cut::MAX_POINTS``).
 MAX_POINTS = 8
+#: Least gain of a stretch of the spectral kernel that starts after a stretch of the word level
+#: (time saved over the word level, summed over its sizes as log ratios): 5 %, about the noise of
+#: these runs, so that one size that wins by noise adds no switch points.
+MIN_GAIN = math.log(1 / 0.95)
 #: A spectral cut-over: the size from which the spectral kernel runs, or the sizes at which it
 #: switches on, off, on, ... (strictly increasing).
 CutValue = int | list[int]
@@ -277,7 +281,8 @@ def switch_points(points: list[Point]) -> CutValue:
     """Where the spectral kernel runs, chosen per transform length (see the module contract).
 
     The sizes measured at one transform length form a band; in each, :func:`crossover` picks
-    the cut from which the spectral kernel runs to the band's end (or none). The kernel
+    the cut from which the spectral kernel runs to the band's end (or none), and a cut that
+    starts a new stretch must gain at least :data:`MIN_GAIN` over the word level. The kernel
     switches off one bit above a band's largest measured size when the next band does not run
     spectral from its first size (sizes between two measured ones go to the word level, the
     safe side). Beyond :data:`MAX_POINTS` switch points the earliest stretches are dropped (the
@@ -295,6 +300,9 @@ def switch_points(points: list[Point]) -> CutValue:
     for prev, band in zip([None, *bands], bands):
         cut = crossover(band)
         stays = on and cut == band[0].bits
+        gain = sum(math.log(1 / p.ratio) for p in band if p.bits >= cut)
+        if not stays and gain < MIN_GAIN:
+            cut = NEVER
         if on and not stays:
             assert prev is not None
             out.append(prev[-1].bits + 1)

@@ -7,28 +7,13 @@
 //! Run as `cargo run --release -p montlab-core --example ams_timings -- [BITS ...]`
 //! (default 1024 2048 3072 4096 6144 8192).
 
-use std::time::Instant;
 
 use montlab_core::mont::amm::{self, IfmaParams};
 use montlab_core::pow::{fixed, window};
 use montlab_core::{OddModulus, Stop};
 
 mod common;
-use common::Rng;
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// Seconds per call of `f` over `reps` calls.
-fn once<F: FnMut()>(reps: usize, mut f: F) -> f64 {
-    let t = Instant::now();
-    for _ in 0..reps {
-        f();
-    }
-    t.elapsed().as_secs_f64() / reps as f64
-}
+use common::{median, once, Rng};
 
 fn main() {
     if !amm::available() {

@@ -25,16 +25,7 @@ use montlab_core::pow::{window, MontKernel};
 use montlab_core::{bigarith, FastModulus, Kernel, MontParams, OddModulus};
 
 mod common;
-use common::Rng;
-
-/// Seconds per call of `f` over `reps` calls.
-fn once<F: FnMut()>(reps: usize, mut f: F) -> f64 {
-    let t = Instant::now();
-    for _ in 0..reps {
-        f();
-    }
-    t.elapsed().as_secs_f64() / reps as f64
-}
+use common::{median, once, Rng};
 
 /// Calls per sample of a product-sized operation at `bits` bits.
 fn product_reps(bits: usize) -> usize {
@@ -43,11 +34,6 @@ fn product_reps(bits: usize) -> usize {
 
 fn us(v: f64) -> String {
     format!("{:.3}us", v * 1e6)
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// Chained Montgomery products and squarings (each takes the previous output, as in an

@@ -1,4 +1,6 @@
-//! Seeded operands shared by the timing examples.
+//! Seeded operands and timing helpers shared by the timing examples.
+
+use std::time::Instant;
 
 /// SplitMix64, seeded: the same operands every run.
 pub struct Rng(pub u64);
@@ -45,4 +47,21 @@ pub fn sizes_or<S: AsRef<str>>(args: impl IntoIterator<Item = S>, default: &[usi
     } else {
         sizes
     }
+}
+
+/// The median of `v` (the upper one of an even count).
+#[allow(dead_code)]
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Seconds per call of `f` over `reps` calls.
+#[allow(dead_code)]
+pub fn once<F: FnMut()>(reps: usize, mut f: F) -> f64 {
+    let t = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    t.elapsed().as_secs_f64() / reps as f64
 }
