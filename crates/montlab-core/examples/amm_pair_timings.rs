@@ -7,7 +7,6 @@
 //! Run as `cargo run --release -p montlab-core --example amm_pair_timings -- [BITS ...]`
 //! (default 1024 1536 2048 2304 3072 4096).
 
-
 use montlab_core::mont::amm::{self, IfmaParams};
 use montlab_core::pow::{fixed, pair, window};
 use montlab_core::{OddModulus, Stop};

@@ -7,7 +7,6 @@
 //! Run as `cargo run --release -p montlab-core --example ams_timings -- [BITS ...]`
 //! (default 1024 2048 3072 4096 6144 8192).
 
-
 use montlab_core::mont::amm::{self, IfmaParams};
 use montlab_core::pow::{fixed, window};
 use montlab_core::{OddModulus, Stop};
