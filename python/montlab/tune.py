@@ -89,9 +89,9 @@ ENV = "MONTLAB_THRESHOLDS"
 MIN_BITS = 128
 #: The most switch points a spectral cut-over holds (the engine's ``Cut::MAX_POINTS``).
 MAX_POINTS = 8
-#: Least gain of a stretch of the spectral kernel that starts after a stretch of the word level
-#: (time saved over the word level, summed over its sizes as log ratios): 5 %, about the noise of
-#: these runs, so that one size that wins by noise adds no switch points.
+#: Least gain of a new stretch of either kernel (time saved over the other kernel, summed over
+#: its sizes as log ratios): 5 %, about the noise of these runs, so that one size that wins by
+#: noise adds no switch points.
 MIN_GAIN = math.log(1 / 0.95)
 #: A spectral cut-over: the size from which the spectral kernel runs, or the sizes at which it
 #: switches on, off, on, ... (strictly increasing).
@@ -281,8 +281,10 @@ def switch_points(points: list[Point]) -> CutValue:
     """Where the spectral kernel runs, chosen per transform length (see the module contract).
 
     The sizes measured at one transform length form a band; in each, :func:`crossover` picks
-    the cut from which the spectral kernel runs to the band's end (or none), and a cut that
-    starts a new stretch must gain at least :data:`MIN_GAIN` over the word level. The kernel
+    the cut from which the spectral kernel runs to the band's end (or none). A switch must
+    gain at least :data:`MIN_GAIN`: a stretch of the spectral kernel that starts after the word
+    level, over the word level, and a stretch of the word level inside a spectral run, over
+    the spectral kernel; else the kernel in use stays. The kernel
     switches off one bit above a band's largest measured size when the next band does not run
     spectral from its first size (sizes between two measured ones go to the word level, the
     safe side). Beyond :data:`MAX_POINTS` switch points the earliest stretches are dropped (the
@@ -299,9 +301,10 @@ def switch_points(points: list[Point]) -> CutValue:
     on = False
     for prev, band in zip([None, *bands], bands):
         cut = crossover(band)
+        if on and sum(math.log(p.ratio) for p in band if p.bits < cut) < MIN_GAIN:
+            cut = band[0].bits  # the word level would gain too little: stay spectral
         stays = on and cut == band[0].bits
-        gain = sum(math.log(1 / p.ratio) for p in band if p.bits >= cut)
-        if not stays and gain < MIN_GAIN:
+        if not stays and sum(math.log(1 / p.ratio) for p in band if p.bits >= cut) < MIN_GAIN:
             cut = NEVER
         if on and not stays:
             assert prev is not None

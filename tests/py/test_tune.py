@@ -62,11 +62,14 @@ def test_switch_points_per_transform_length() -> None:
     # A band whose first size already wins keeps the kernel on across the doubling.
     assert tune.switch_points(banded("pow", {4096: (128, 0.8), 8256: (256, 0.9)})) == 4096
     assert tune.switch_points(banded("pow", {4096: (128, 1.2), 8256: (256, 1.1)})) == NEVER
-    # A stretch that gains less than MIN_GAIN (one size at 0.96: noise) adds no switch points;
-    # a band that continues a stretch needs no gain.
+    # A spectral stretch that gains less than MIN_GAIN (one size at 0.96: noise) adds no switch
+    # points; a band that continues a stretch needs no gain.
     noise = {8192: (128, 0.96), 8256: (256, 2.2), 13760: (256, 0.9), 16384: (256, 0.68)}
     assert tune.switch_points(banded("mul", noise)) == 13760
     assert tune.switch_points(banded("mul", {4096: (128, 0.9), 8256: (256, 0.99)})) == 4096
+    # Nor does a word-level stretch inside a spectral run that gains less (1.01 at one size).
+    tail = {30080: (512, 0.55), 32768: (512, 0.47), 32832: (1024, 1.01), 35712: (1024, 0.84)}
+    assert tune.switch_points(banded("sec", tail)) == 30080
     assert tune.switch_points([]) == NEVER
     # Past MAX_POINTS the earliest stretches go.
     many = {}
