@@ -48,7 +48,7 @@ def test_generic_table() -> None:
         "ntt_redc_pow_bits",
         "spectral_sec_bits",
     }
-    assert all(v > 0 for v in t.values())
+    assert all(first_point(v) > 0 for v in t.values())
     assert "spectral_pow_bits" in native.GENERIC_THRESHOLDS
     assert isinstance(native.IFMA, bool)
     m = FastModulus(2**521 - 1)
