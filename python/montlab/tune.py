@@ -225,6 +225,41 @@ class TuneReport:
 
         return {k: self.kept[k][0] if k in self.kept else measured(op) for op, k in KEYS.items()}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TuneReport:
+        """The report of a run saved by :meth:`as_dict` (``montlab tune --json``), to pick the
+        cut-overs again from its measurements under the current rule; :class:`ParameterError`
+        if it is not one."""
+        try:
+            c = data["config"]
+            ops = tuple(op for op in KEYS if op in c.get("ops", KEYS))
+            config = TuneConfig(
+                tuple(int(b) for b in c["sizes"]),
+                int(c["rounds"]),
+                float(c["sample_s"]),
+                int(c["seed"]),
+                str(data["stamp"].get("command", "montlab tune")),
+                ops,
+            )
+            points = [
+                Point(
+                    str(p["op"]),
+                    int(p["bits"]),
+                    int(p["transform_len"]),
+                    float(p["word_s"]),
+                    float(p["spectral_s"]),
+                )
+                for p in data["points"]
+            ]
+            kept = {k: (v["value"], str(v["why"])) for k, v in data.get("not_measured", {}).items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ParameterError(f"not a montlab tune report: {exc!r}") from None
+        if any(p.op not in KEYS or not p.word_s > 0 or not p.spectral_s > 0 for p in points):
+            raise ParameterError("not a montlab tune report: a point of an unknown operation")
+        if any(k not in KEYS.values() or not _valid(k, v) for k, (v, _) in kept.items()):
+            raise ParameterError("not a montlab tune report: a bad value not measured")
+        return cls(config, points, dict(data["stamp"]), kept)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "config": {

@@ -375,6 +375,39 @@ def test_cli_writes_table_plot_and_json(tmp_path: Path) -> None:
     assert "[thresholds]" in err
 
 
+def test_cli_replays_a_saved_run(tmp_path: Path) -> None:
+    """--replay picks the cut-overs again from a run saved with --json, per transform length."""
+    sec = {12608: (256, 1.36), 15040: (256, 0.93), 16384: (256, 0.83), 16448: (512, 1.7)}
+    sec |= {21248: (512, 1.04), 23168: (512, 0.88), 32768: (512, 0.46)}
+    report = tune.TuneReport(
+        tune.make_config(12608, 32768, ops=("sec",)),
+        banded("sec", sec),
+        {"cpu": "x", "command": "montlab tune --ops sec"},
+        {"spectral_mul_bits": ([1, 5, 9], "not in --ops: the table in force")},
+    )
+    data = report.as_dict()
+    data["thresholds"]["spectral_sec_bits"] = 23168  # as a run under the single cut wrote it
+    js, out = tmp_path / "run.json", tmp_path / "t.toml"
+    js.write_text(json.dumps(data))
+    code, stdout, err = run("--replay", str(js), "--out", str(out))
+    assert code == 0, err
+    th, st = tune.read_table(out)
+    assert th["spectral_sec_bits"] == [15040, 16385, 23168]
+    assert th["spectral_mul_bits"] == [1, 5, 9]
+    assert st["cpu"] == "x" and "--replay" in st["replayed"]
+    assert _native.thresholds() == tune_generic()  # --out elsewhere applies nothing
+    code, _, err = run("--replay", str(js), "--rounds", "3", "--dry-run")
+    assert code == 1 and "--replay measures nothing" in err
+    for bad in ("[]", '{"config": {}}', "not json"):
+        js.write_text(bad)
+        code, _, err = run("--replay", str(js), "--dry-run")
+        assert code == 1 and ("not a montlab tune report" in err or "--replay" in err), err
+    data["points"][0]["op"] = "div"
+    js.write_text(json.dumps(data))
+    code, _, err = run("--replay", str(js), "--dry-run")
+    assert code == 1 and "unknown operation" in err
+
+
 def test_cli_show_and_errors() -> None:
     code, stdout, _ = run("--show")
     assert code == 0 and "source: generic" in stdout and "spectral_pow_bits" in stdout

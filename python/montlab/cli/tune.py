@@ -3,7 +3,8 @@
 Shows a progress bar (stderr) while it measures, then the measured ratios and the table. By
 default the table goes to the installed location (:func:`montlab.tune.installed_path`), which
 ``montlab`` applies on import; ``--out`` writes elsewhere, ``--dry-run`` writes nothing.
-``--show`` prints the table in force and its source without measuring.
+``--show`` prints the table in force and its source without measuring; ``--replay`` picks the
+cut-overs again from a run saved with ``--json`` (under the current rule), without measuring.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rich.table import Table
 
 from montlab import tune as tn
 from montlab.cli import emit_json, handle_errors
+from montlab.errors import ParameterError
 from montlab.tune import KEYS, NEVER, CutValue, TuneReport
 
 
@@ -127,6 +129,13 @@ def write_plot(report: TuneReport, path: Path) -> None:
 @click.option("--json", "json_path", metavar="PATH", default=None, help="Write the measurements.")
 @click.option("--plot", "plot_path", metavar="PATH", default=None, help="Write the ratio plot.")
 @click.option("--show", is_flag=True, help="Print the table in force; measure nothing.")
+@click.option(
+    "--replay",
+    "replay_path",
+    metavar="PATH",
+    default=None,
+    help="Pick the cut-overs from the measurements of a run saved with --json; measure nothing.",
+)
 @handle_errors
 def tune(
     lo: int | None,
@@ -142,6 +151,7 @@ def tune(
     json_path: str | None,
     plot_path: str | None,
     show: bool,
+    replay_path: str | None,
 ) -> None:
     """Measure where the spectral kernels overtake the word-level one (mul, pow, the
     constant-time pow_sec, and short exponents on ntt_redc); write the table."""
@@ -149,24 +159,15 @@ def tune(
     if show:
         _show(console)
         return
-    op_list = None if ops is None else tuple(o.strip() for o in ops.split(","))
-    config = tn.make_config(lo, hi, step, rounds, sample_s, seed, quick, op_list)
-    with Progress(
-        TextColumn("[bold]tune[/bold]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        console=Console(stderr=True),
-        transient=True,
-        refresh_per_second=2,
-    ) as progress:
-        task = progress.add_task("starting", total=len(config.sizes))
-        report = tn.run_tune(
-            config,
-            notify=lambda text: progress.update(task, description=text),
-            advance=lambda: progress.advance(task),
-        )
+    if replay_path is not None:
+        measuring = (lo, hi, step, rounds, sample_s, ops)
+        if any(v is not None for v in measuring) or quick or seed != 0:
+            raise ParameterError("--replay measures nothing: it takes no grid, rounds or seed")
+        report = _replayed(Path(replay_path))
+    else:
+        op_list = None if ops is None else tuple(o.strip() for o in ops.split(","))
+        config = tn.make_config(lo, hi, step, rounds, sample_s, seed, quick, op_list)
+        report = _measured(config)
     if json_path == "-":
         emit_json(report.as_dict())
     else:
@@ -190,6 +191,38 @@ def tune(
         click.echo(f"wrote {out}", err=True)
     else:
         click.echo(tn.table_text(report), nl=False, err=json_path == "-")
+
+
+def _measured(config: tn.TuneConfig) -> TuneReport:
+    with Progress(
+        TextColumn("[bold]tune[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
+        refresh_per_second=2,
+    ) as progress:
+        task = progress.add_task("starting", total=len(config.sizes))
+        return tn.run_tune(
+            config,
+            notify=lambda text: progress.update(task, description=text),
+            advance=lambda: progress.advance(task),
+        )
+
+
+def _replayed(path: Path) -> TuneReport:
+    """The report saved at ``path`` (``--json``), its table stamped as picked again."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ParameterError(f"--replay {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ParameterError(f"--replay {path}: not a montlab tune report")
+    report = TuneReport.from_dict(data)
+    report.stamp["replayed"] = f"cut-overs picked again from {path} by montlab tune --replay"
+    return report
 
 
 def _generic() -> dict[str, CutValue]:
