@@ -176,7 +176,7 @@ class FastModulus:
     @property
     def pow_sec_kernel(self) -> str:
         """Registry id of the kernel of pow_sec: "amm" (AVX-512 IFMA, 513 to 52830 bits), "cios",
-        or "spectral" from the table's spectral_sec_bits (N with a spectral kernel). Builds
+        or "spectral" where the table's spectral_sec_bits is on (N with a spectral kernel). Builds
         nothing."""
     @property
     def blinding(self) -> bool:
@@ -211,7 +211,7 @@ class FastModulus:
         """base ** exp mod N, for 0 <= base < N and exp >= 0 (variable time in exp)."""
     def pow_sec(self, base: SupportsIndex, exp: SupportsIndex, exp_bits: int | None = None) -> int:
         """base ** exp mod N in constant time in base and the exponent bits (fixed window on
-        pow_sec_kernel: the word level, or spectral from the table's spectral_sec_bits).
+        pow_sec_kernel: the word level, or spectral where the table's spectral_sec_bits is on).
         The exponent runs to a public length: exp_bits when given (at most 2^24; a longer
         exponent raises OperandError), else N's length or its own if longer; never trimmed to
         its top bit."""

@@ -33,10 +33,10 @@ per transform length: within the sizes measured at one length, the cut that lose
 (:func:`crossover`), the spectral kernel running from it to the end of that length. The table
 holds the sizes where the kernel switches on, off, on, ... (an int when it switches once, a list
 of at most :data:`MAX_POINTS` otherwise). ``short`` (``ntt_redc``, with its own fill rule) gets
-one cut. The grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb above each
-power of two times 64 bits, where the transform length has just doubled and the spectral kernel
-is at its slowest relative to the word-level one. An operation left out of ``ops`` keeps the
-value of the table in force when the run started.
+one cut. The grid (:func:`default_sizes`) has 8 sizes per octave and adds the sizes one limb
+above each power of two times 64 bits, where the transform length has just doubled and the
+spectral kernel is at its slowest relative to the word-level one. An operation left out of
+``ops`` keeps the value of the table in force when the run started.
 
 Installed table (:func:`apply_installed`, run once on the first use of the native kernels,
 never at import): the path in ``MONTLAB_THRESHOLDS`` (the value ``generic`` forces the generic table), else
@@ -252,13 +252,14 @@ class TuneReport:
                 for p in data["points"]
             ]
             kept = {k: (v["value"], str(v["why"])) for k, v in data.get("not_measured", {}).items()}
+            stamp = dict(data["stamp"])
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ParameterError(f"not a montlab tune report: {exc!r}") from None
         if any(p.op not in KEYS or not p.word_s > 0 or not p.spectral_s > 0 for p in points):
             raise ParameterError("not a montlab tune report: a point of an unknown operation")
         if any(k not in KEYS.values() or not _valid(k, v) for k, (v, _) in kept.items()):
             raise ParameterError("not a montlab tune report: a bad value not measured")
-        return cls(config, points, dict(data["stamp"]), kept)
+        return cls(config, points, stamp, kept)
 
     def as_dict(self) -> dict[str, Any]:
         return {

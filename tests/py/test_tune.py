@@ -398,7 +398,7 @@ def test_cli_replays_a_saved_run(tmp_path: Path) -> None:
     assert _native.thresholds() == tune_generic()  # --out elsewhere applies nothing
     code, _, err = run("--replay", str(js), "--rounds", "3", "--dry-run")
     assert code == 1 and "--replay measures nothing" in err
-    for bad in ("[]", '{"config": {}}', "not json"):
+    for bad in ("[]", '{"config": {}}', "not json", json.dumps({**data, "stamp": 3})):
         js.write_text(bad)
         code, _, err = run("--replay", str(js), "--dry-run")
         assert code == 1 and ("not a montlab tune report" in err or "--replay" in err), err

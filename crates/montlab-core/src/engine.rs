@@ -734,7 +734,7 @@ impl FastModulus {
         }
     }
 
-    /// The kernel `pow_sec` runs on: [`Kernel::Spectral`] from `spectral_sec_bits` (once
+    /// The kernel `pow_sec` runs on: [`Kernel::Spectral`] where `spectral_sec_bits` is on (once
     /// built, if N has a spectral kernel; a query before that predicts it), else the word
     /// level. Constant time either way. With AVX-512 IFMA the spectral kernel's transforms,
     /// pointwise products and Garner step run 8 lanes wide: branch-free like the portable and

@@ -453,8 +453,8 @@ impl FastModulus {
     }
 
     /// Kernel of `pow_sec` (constant time): "amm" (AVX-512 IFMA, 513 to 52830 bits), "cios", or
-    /// "spectral" from the table's `spectral_sec_bits` (where N has a spectral kernel). A query:
-    /// builds nothing.
+    /// "spectral" where the table's `spectral_sec_bits` is on (where N has a spectral kernel).
+    /// A query: builds nothing.
     #[getter]
     fn pow_sec_kernel(&self, py: Python<'_>) -> &'static str {
         py.detach(|| self.inner.pow_sec_kernel_id())
@@ -603,10 +603,10 @@ impl FastModulus {
     }
 
     /// base ** exp mod N in constant time in base and the exponent bits (fixed window on
-    /// `pow_sec_kernel`: the word level, or spectral from `spectral_sec_bits`). The exponent
-    /// runs to a public length: `exp_bits` when given (at most 2^24; a longer exponent raises
-    /// `OperandError`), else N's length or the exponent's own if longer; never trimmed to its
-    /// top set bit.
+    /// `pow_sec_kernel`: the word level, or spectral where `spectral_sec_bits` is on). The
+    /// exponent runs to a public length: `exp_bits` when given (at most 2^24; a longer exponent
+    /// raises `OperandError`), else N's length or the exponent's own if longer; never trimmed
+    /// to its top set bit.
     #[pyo3(signature = (base, exp, exp_bits = None))]
     fn pow_sec(
         &self,
