@@ -74,11 +74,16 @@ KEYS = {
     "sec": "spectral_sec_bits",
     "short": "ntt_redc_pow_bits",
 }
+#: Keys whose value may be a list of switch points.
+SPECTRAL_KEYS = frozenset({KEYS["mul"], KEYS["pow"], KEYS["sec"]})
+#: Why a table key that ``montlab tune`` never measures (``ifma_mul_bits``) keeps its value.
+NOT_TUNED = "not measured by montlab tune: the table in force"
 #: Keys every table sets.
 REQUIRED_KEYS = frozenset({KEYS["mul"], KEYS["pow"]})
 #: Keys a table may also set (the generic value stands when absent): tables tuned before
-#: ``sec`` and ``short`` were measured lack them.
-OPTIONAL_KEYS = frozenset({KEYS["short"], KEYS["sec"]})
+#: ``sec`` and ``short`` were measured lack them, and ``ifma_mul_bits`` (where word-level
+#: products move from ``cios`` to ``amm`` on CPUs with AVX-512 IFMA) is not measured here.
+OPTIONAL_KEYS = frozenset({KEYS["short"], KEYS["sec"], "ifma_mul_bits"})
 #: Exponent length of the ``sec`` measurement (``pow_sec``'s ``exp_bits``), below at most.
 SEC_EXP_BITS = 2048
 #: The exponent of the ``short`` measurement.
@@ -223,7 +228,8 @@ class TuneReport:
         def measured(op: str) -> CutValue:
             return crossover(self.of(op)) if op == "short" else switch_points(self.of(op))
 
-        return {k: self.kept[k][0] if k in self.kept else measured(op) for op, k in KEYS.items()}
+        th = {k: self.kept[k][0] if k in self.kept else measured(op) for op, k in KEYS.items()}
+        return th | {k: v for k, (v, _) in self.kept.items() if k not in th}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TuneReport:
@@ -257,7 +263,8 @@ class TuneReport:
             raise ParameterError(f"not a montlab tune report: {exc!r}") from None
         if any(p.op not in KEYS or not p.word_s > 0 or not p.spectral_s > 0 for p in points):
             raise ParameterError("not a montlab tune report: a point of an unknown operation")
-        if any(k not in KEYS.values() or not _valid(k, v) for k, (v, _) in kept.items()):
+        known = REQUIRED_KEYS | OPTIONAL_KEYS
+        if any(k not in known or not _valid(k, v) for k, (v, _) in kept.items()):
             raise ParameterError("not a montlab tune report: a bad value not measured")
         return cls(config, points, stamp, kept)
 
@@ -383,7 +390,8 @@ class _Forced:
 
     def make(self, n: int, spectral: bool) -> Any:
         cut = 0 if spectral else NEVER
-        self.native.set_thresholds(_table_text(dict.fromkeys(KEYS.values(), cut)))
+        others = {k: v for k, v in self.saved.items() if k not in KEYS.values()}
+        self.native.set_thresholds(_table_text(dict.fromkeys(KEYS.values(), cut) | others))
         try:
             return self.native.FastModulus(n)
         finally:
@@ -493,6 +501,12 @@ def run_tune(
         if op not in config.ops:
             value = _clamp(forced.saved[KEYS[op]])
             report.kept[KEYS[op]] = (value, "not in --ops: the table in force")
+    for k in OPTIONAL_KEYS - set(KEYS.values()):
+        if k in forced.saved:
+            report.kept[k] = (
+                _clamp(forced.saved[k]),
+                "not measured by montlab tune: the table in force",
+            )
     live = set(config.ops)
     try:
         for bits in config.sizes:
@@ -605,7 +619,7 @@ def _valid(key: str, v: Any) -> bool:
     def whole(x: Any) -> bool:
         return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= NEVER
 
-    if isinstance(v, list) and key != KEYS["short"]:
+    if isinstance(v, list) and key in SPECTRAL_KEYS:
         return (
             1 <= len(v) <= MAX_POINTS
             and all(map(whole, v))
@@ -633,9 +647,9 @@ def read_table(path: Path) -> tuple[dict[str, CutValue], dict[str, Any]]:
             raise ParameterError(
                 f"threshold table {path}: {k} must be an integer in [0, 2^63)"
                 + (
-                    ""
-                    if k == KEYS["short"]
-                    else f", or a list of 1 to {MAX_POINTS} such integers, increasing"
+                    f", or a list of 1 to {MAX_POINTS} such integers, increasing"
+                    if k in SPECTRAL_KEYS
+                    else ""
                 )
             )
     st = data.get("stamp", {})

@@ -35,8 +35,9 @@ def check(m: FastModulus, x: int, y: int, e: int) -> None:
 
 def word(bits: int, op: str) -> str:
     """The word-level kernel's id: amm on AVX-512 IFMA CPUs inside its size range for ``op``
-    (products from 705 bits, exponentiations from 513, both to 52830), cios elsewhere."""
-    low = 705 if op == "mul" else 513
+    (products from the table's ``ifma_mul_bits``, exponentiations from 513, both to 52830),
+    cios elsewhere."""
+    low = first_point(native.thresholds()["ifma_mul_bits"]) if op == "mul" else 513
     return "amm" if native.IFMA and low <= bits <= 52830 else "cios"
 
 
@@ -47,6 +48,7 @@ def test_generic_table() -> None:
         "spectral_pow_bits",
         "ntt_redc_pow_bits",
         "spectral_sec_bits",
+        "ifma_mul_bits",
     }
     assert all(first_point(v) > 0 for v in t.values())
     assert "spectral_pow_bits" in native.GENERIC_THRESHOLDS
@@ -118,11 +120,11 @@ def test_edge_moduli_both_kernels(bits: int, rng: random.Random, table: None) ->
             assert m.pow(hi, 2) == 1 and m.pow(0, 0) == 1 and m.pow(0, 3) == 0
 
 
-@pytest.mark.parametrize("bits", [512, 513, 704, 705, 6654, 6655, 52830, 52831])
+@pytest.mark.parametrize("bits", [512, 513, 1280, 1281, 6654, 6655, 52830, 52831])
 def test_word_kernel_across_the_ifma_ranges(bits: int, rng: random.Random, table: None) -> None:
-    # Word-level everywhere: on AVX-512 IFMA CPUs products run on the 52-bit kernel from 705
-    # bits and exponentiations from 513, both up to 52830 bits; cios + sqr outside (and
-    # everywhere on other CPUs).
+    # Word-level everywhere: on AVX-512 IFMA CPUs products run on the 52-bit kernel from the
+    # table's ifma_mul_bits (1281 in the IFMA table) and exponentiations from 513, both up to
+    # 52830 bits; cios + sqr outside (and everywhere on other CPUs).
     force(10**9, 10**9)
     for n in (random_modulus(rng, bits), (1 << bits) - 1):
         m = FastModulus(n)

@@ -147,7 +147,9 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     before = _native.thresholds()
     report = small_run()
     assert _native.thresholds() == before
-    assert report.kept == {}
+    # Every operation measured; the key montlab tune does not measure is carried over.
+    assert report.kept == {"ifma_mul_bits": (before["ifma_mul_bits"], tune.NOT_TUNED)}
+    assert report.thresholds()["ifma_mul_bits"] == before["ifma_mul_bits"]
     for op in KEYS:
         got = report.of(op)
         assert got, op
@@ -159,8 +161,11 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     for p in report.of("short"):
         assert p.transform_len == _native.NttRedc((1 << (p.bits - 1)) | 1).transform_len
     th = report.thresholds()
-    assert set(th) == set(KEYS.values())
-    assert all(v == NEVER or v in report.config.sizes for v in th.values())
+    assert set(th) == set(KEYS.values()) | {"ifma_mul_bits"}
+    sizes = report.config.sizes
+    for k in KEYS.values():  # on at a measured size, off one bit above one
+        points = [th[k]] if isinstance(th[k], int) else th[k]
+        assert all(p == NEVER or p in sizes or p - 1 in sizes for p in points), th
     for key in ("cpu", "date", "compiler", "target", "montlab", "ifma", "adx", "command"):
         assert key in report.stamp
     assert report.stamp["adx"] == _native.ADX and report.stamp["ifma"] == _native.IFMA
@@ -277,6 +282,7 @@ def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
             "spectral_pow_bits": 9,
             "ntt_redc_pow_bits": generic["ntt_redc_pow_bits"],
             "spectral_sec_bits": generic["spectral_sec_bits"],
+            "ifma_mul_bits": generic["ifma_mul_bits"],
         }
         monkeypatch.setenv(tune.ENV, str(bad))
         with pytest.warns(UserWarning, match="generic"):
@@ -318,7 +324,7 @@ def test_run_with_ops_keeps_the_table_in_force(tmp_path: Path) -> None:
     th = report.thresholds()
     assert th[KEYS["mul"]] == 5000 and th[KEYS["sec"]] == NEVER  # 2^64 - 1 written as never
     assert th[KEYS["pow"]] in (256, 512, NEVER)
-    assert set(report.kept) == {KEYS["mul"], KEYS["sec"], KEYS["short"]}
+    assert set(report.kept) == {KEYS["mul"], KEYS["sec"], KEYS["short"], "ifma_mul_bits"}
     assert report.as_dict()["not_measured"][KEYS["mul"]]["value"] == 5000
     assert "# spectral_mul_bits: not measured" in tune.table_text(report)
     tune.write_table(report, tmp_path / "t.toml")  # reads back
@@ -339,6 +345,7 @@ def test_every_key_of_a_table_is_applied(tmp_path: Path) -> None:
             "spectral_pow_bits": 4,
             "ntt_redc_pow_bits": 5,
             "spectral_sec_bits": 6,
+            "ifma_mul_bits": tune_generic()["ifma_mul_bits"],
         }
     finally:
         _native.set_thresholds(None)

@@ -153,6 +153,7 @@ fn main() {
                 spectral_pow_bits: Cut::at(0),
                 ntt_redc_pow_bits: u64::MAX,
                 spectral_sec_bits: Cut::NEVER,
+                ..Thresholds::generic()
             },
         )
         .expect("odd modulus");

@@ -19,7 +19,7 @@
 //! When the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and
 //! `pow_many` run on the radix-2^52 IFMA kernel ([`crate::mont::amm`]) instead of `cios` +
 //! `sqr` for N in [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in
-//! [`IFMA_MUL_BITS`] (both up to [`amm::MAX_BITS`]); so does `pow_sec` (its fixed window on
+//! [`FastModulus::ifma_mul_bits`] (both up to [`amm::MAX_BITS`]); so does `pow_sec` (its fixed window on
 //! the IFMA kernel, constant time too) for N in [`IFMA_POW_BITS`], and `pow_sec_many` runs its
 //! items two at a time on that kernel's two lanes up to [`amm::PAIR_MAX_VECS`] vectors.
 //!
@@ -61,12 +61,6 @@ pub use crate::thresholds::{
 /// follows the same range. Whether `pow` is word-level at
 /// all is decided by `spectral_pow_bits`, and for short exponents by `ntt_redc_pow_bits`.
 pub const IFMA_POW_BITS: core::ops::RangeInclusive<u64> = 513..=amm::MAX_BITS;
-
-/// Sizes of N (bits) whose word-level products (`mul`, `sqr`, `mul_many`) run on the IFMA
-/// kernel when available: two AMMs and the radix conversions against two `cios` products,
-/// which tie near 700 bits and win below. Whether they are word-level at all is decided by
-/// `spectral_mul_bits`.
-pub const IFMA_MUL_BITS: core::ops::RangeInclusive<u64> = 705..=amm::MAX_BITS;
 
 /// The largest modulus (bits) [`FastModulus`] takes: `ntt_redc`'s largest transform,
 /// 64 [`crate::spectral::ntt_redc::MAX_LEN`] = 2^25 bits. Larger moduli are refused, not run on
@@ -251,10 +245,19 @@ impl FastModulus {
         self.pow_kernel() == Kernel::Word && self.word_ifma(&IFMA_POW_BITS).is_some()
     }
 
+    /// Sizes of N (bits) whose word-level products (`mul`, `sqr`, `mul_many`, residues) run on
+    /// the IFMA kernel when the CPU has it: from the table's `ifma_mul_bits` up to
+    /// [`amm::MAX_BITS`]. Whether they are word-level at all is decided by `spectral_mul_bits`.
+    #[must_use]
+    pub fn ifma_mul_bits(&self) -> core::ops::RangeInclusive<u64> {
+        self.thresholds.ifma_mul_bits..=amm::MAX_BITS
+    }
+
     /// True when `mul`, `sqr` and `mul_many` run on the IFMA kernel (word-level kernel chosen,
-    /// N in [`IFMA_MUL_BITS`], the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset).
+    /// N in [`FastModulus::ifma_mul_bits`], the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is
+    /// unset).
     pub fn mul_uses_ifma(&self) -> bool {
-        self.mul_kernel() == Kernel::Word && self.word_ifma(&IFMA_MUL_BITS).is_some()
+        self.mul_kernel() == Kernel::Word && self.word_ifma(&self.ifma_mul_bits()).is_some()
     }
 
     /// True when N is in `sizes` and the IFMA kernels are on: the word level runs `amm`.
@@ -275,7 +278,7 @@ impl FastModulus {
     /// The registry id (`"amm"`, `"cios"`, `"spectral"` or `"ntt_redc"`) of the kernel of
     /// `mul`, `sqr` and `mul_many`.
     pub fn mul_kernel_id(&self) -> &'static str {
-        self.kernel_id(self.mul_kernel(), &IFMA_MUL_BITS)
+        self.kernel_id(self.mul_kernel(), &self.ifma_mul_bits())
     }
 
     /// How [`FastModulus::mul`], [`FastModulus::sqr`] and [`FastModulus::mul_many`] reduce:
@@ -292,7 +295,7 @@ impl FastModulus {
     /// True when products on ints reduce by Barrett ([`FastModulus::mul_reduction`]): the word
     /// level without IFMA, where [`FastModulus::mul_checked`] takes [`FastModulus::barrett`].
     fn int_mul_is_barrett(&self) -> bool {
-        self.mul_kernel() == Kernel::Word && self.word_ifma(&IFMA_MUL_BITS).is_none()
+        self.mul_kernel() == Kernel::Word && self.word_ifma(&self.ifma_mul_bits()).is_none()
     }
 
     /// The Barrett constant, built on first use.
@@ -477,7 +480,7 @@ impl FastModulus {
 
     /// `x y mod N` (`y = None`: `x^2`) on checked operands. Spectral kernels: a Montgomery
     /// product gives x y R^-1, and the conversion into the domain (a product with R^2 mod N)
-    /// cancels R^-1. Word level: on IFMA ([`IfmaParams::mul_mod`]) for N in [`IFMA_MUL_BITS`],
+    /// cancels R^-1. Word level: on IFMA ([`IfmaParams::mul_mod`]) for N in [`FastModulus::ifma_mul_bits`],
     /// else one product and a Barrett reduction ([`BarrettParams::mul_mod`], the constant
     /// built on first use).
     fn mul_checked(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
@@ -499,7 +502,7 @@ impl FastModulus {
                 x,
                 y,
             ),
-            Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
+            Kernel::Word => match self.word_ifma(&self.ifma_mul_bits()) {
                 Some(k) => k.mul_mod(x, y),
                 None => self.barrett().mul_mod(x, y),
             },
@@ -787,7 +790,7 @@ impl FastModulus {
         if self.int_mul_is_barrett() {
             let _ = self.barrett();
         } else {
-            self.prepare_kernel(self.mul_kernel(), &IFMA_MUL_BITS);
+            self.prepare_kernel(self.mul_kernel(), &self.ifma_mul_bits());
         }
         xs.par_iter()
             .zip(ys.par_iter())
@@ -1009,7 +1012,7 @@ impl FastModulus {
 
     /// Builds the product kernel's constants (see `prepare_kernel`).
     pub(crate) fn prepare_mul_kernel(&self) {
-        self.prepare_kernel(self.mul_kernel(), &IFMA_MUL_BITS);
+        self.prepare_kernel(self.mul_kernel(), &self.ifma_mul_bits());
     }
 
     /// Products per rayon task: enough work per task to amortise the scheduling.
@@ -1163,6 +1166,7 @@ mod tests {
             spectral_pow_bits: Cut::at(129),
             ntt_redc_pow_bits: 1,
             spectral_sec_bits: Cut::NEVER,
+            ..Thresholds::generic()
         };
         let m = FastModulus::with_thresholds(&[u64::MAX, u64::MAX], t).unwrap();
         assert_eq!(
@@ -1186,6 +1190,7 @@ mod tests {
             spectral_pow_bits: Cut::at(64),
             ntt_redc_pow_bits: 32768,
             spectral_sec_bits: Cut::NEVER,
+            ..Thresholds::generic()
         };
         // 769 limbs: above ntt_redc_pow_bits, transform length 1024, fill 0.75.
         let mut next = crate::bigarith::tests::rng(17);
@@ -1291,6 +1296,7 @@ mod tests {
             spectral_pow_bits: Cut::NEVER,
             ntt_redc_pow_bits: u64::MAX,
             spectral_sec_bits: Cut::NEVER,
+            ..Thresholds::generic()
         };
         let mut n = vec![0u64; (SPECTRAL_MAX_BITS / 64) as usize];
         n[0] = 1;

@@ -27,7 +27,7 @@
 //! the same length gives a wrong answer.
 
 use crate::bigarith::from_limbs as to_big;
-use crate::engine::{FastModulus, Kernel, IFMA_MUL_BITS};
+use crate::engine::{FastModulus, Kernel};
 use crate::error::MontError;
 use crate::limb::{self, Limb};
 use crate::mont::{cios, sqr};
@@ -106,7 +106,17 @@ impl FastModulus {
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), op),
             Kernel::NttRedc => run(self.ntt_redc().expect("every N up to MAX_BITS has it"), op),
-            Kernel::Word => match self.word_ifma(&IFMA_MUL_BITS) {
+            Kernel::Word => match self.word_ifma(&self.ifma_mul_bits()) {
+                // Products and squarings without an allocation but the result's.
+                Some(k) if matches!(op, Op::Mul(..) | Op::Sqr(_)) => {
+                    let mut out = Limbs::from_elem(0, k.limbs());
+                    match *op {
+                        Op::Mul(a, b) => k.mont_product_into(a, Some(b), &mut out),
+                        Op::Sqr(a) => k.mont_product_into(a, None, &mut out),
+                        _ => unreachable!("matched above"),
+                    }
+                    out
+                }
                 Some(k) => run(k, op),
                 None => {
                     let p = self.word();
@@ -496,9 +506,8 @@ mod tests {
         // 1024 and 1025 bits: the last limb count held inline and the first on the heap.
         for bits in [2u32, 3, 63, 64, 65, 127, 128, 500, 1024, 1025, 2048] {
             let n = (BigUint::from(1u8) << bits) - 1u8; // 2^k - 1: all ones, odd
-            let word = if crate::engine::IFMA_MUL_BITS.contains(&u64::from(bits))
-                && crate::mont::amm::enabled()
-            {
+            let ifma = Thresholds::generic().ifma_mul_bits..=crate::mont::amm::MAX_BITS;
+            let word = if ifma.contains(&u64::from(bits)) && crate::mont::amm::enabled() {
                 "amm"
             } else {
                 "cios"

@@ -150,6 +150,10 @@ pub struct Thresholds {
     /// Where constant-time exponentiations (`pow_sec`) run on the spectral kernel
     /// (branch-free, [`crate::pow::fixed::pow_sec_with`]) rather than the word level.
     pub spectral_sec_bits: Cut,
+    /// From this size on (up to [`crate::mont::amm::MAX_BITS`]), word-level products (`mul`,
+    /// `sqr`, `mul_many` and residues) run on the IFMA kernel `amm` rather than `cios`, where
+    /// the CPU has AVX-512 IFMA (set by the IFMA table; a table without it takes this CPU's).
+    pub ifma_mul_bits: u64,
 }
 
 impl Thresholds {
@@ -179,8 +183,9 @@ impl Thresholds {
             spectral_pow_bits: Cut::NEVER,
             ntt_redc_pow_bits: u64::MAX,
             spectral_sec_bits: Cut::NEVER,
+            ifma_mul_bits: u64::MAX,
         };
-        let mut seen = [false; 4];
+        let mut seen = [false; 5];
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() || (line.starts_with('[') && line.ends_with(']')) {
@@ -190,12 +195,16 @@ impl Thresholds {
             let (key, value) = line.split_once('=').ok_or(bad)?;
             let key = key.trim();
             // `ntt64_pow_bits`: this key's name in tables tuned before `ntt_redc` had an id.
-            let single = matches!(key, "ntt_redc_pow_bits" | "ntt64_pow_bits");
+            let single = matches!(
+                key,
+                "ntt_redc_pow_bits" | "ntt64_pow_bits" | "ifma_mul_bits"
+            );
             let cut = parse_value(value, !single).ok_or(bad)?;
             match key {
                 "spectral_mul_bits" => (t.spectral_mul_bits, seen[0]) = (cut, true),
                 "spectral_pow_bits" => (t.spectral_pow_bits, seen[1]) = (cut, true),
                 "spectral_sec_bits" => (t.spectral_sec_bits, seen[3]) = (cut, true),
+                "ifma_mul_bits" => (t.ifma_mul_bits, seen[4]) = (cut.first(), true),
                 _ if single => (t.ntt_redc_pow_bits, seen[2]) = (cut.first(), true),
                 _ => return Err(bad),
             }
@@ -213,6 +222,9 @@ impl Thresholds {
             }
             if !seen[3] {
                 t.spectral_sec_bits = g.spectral_sec_bits;
+            }
+            if !seen[4] {
+                t.ifma_mul_bits = g.ifma_mul_bits;
             }
         }
         Ok(t)
@@ -242,6 +254,14 @@ mod tests {
             }
             assert!(t.ntt_redc_pow_bits > 0 && t.ntt_redc_pow_bits < u64::MAX);
         }
+        // The IFMA table sets the IFMA cut; the others take it from the table of this CPU.
+        assert!(GENERIC_THRESHOLDS_IFMA.contains("\nifma_mul_bits = "));
+        assert!(
+            Thresholds::parse(GENERIC_THRESHOLDS_IFMA)
+                .unwrap()
+                .ifma_mul_bits
+                < u64::MAX
+        );
         assert_eq!(
             Thresholds::generic(),
             Thresholds::parse(generic_thresholds_text()).unwrap()
@@ -256,6 +276,9 @@ mod tests {
         assert_eq!(t.ntt_redc_pow_bits, Thresholds::generic().ntt_redc_pow_bits);
         let t = Thresholds::parse("ntt_redc_pow_bits = 7").unwrap();
         assert_eq!(t.ntt_redc_pow_bits, 7);
+        let t = Thresholds::parse("ifma_mul_bits = 1_281").unwrap();
+        assert_eq!(t.ifma_mul_bits, 1281);
+        assert_eq!(t.spectral_pow_bits, Thresholds::generic().spectral_pow_bits);
         assert_eq!(
             Thresholds::parse("a = 1"),
             Err(MontError::InvalidThresholds { line: 1 })
@@ -297,6 +320,7 @@ mod tests {
             "spectral_pow_bits = [1, x]",
             "spectral_pow_bits = [1, 2",
             "ntt_redc_pow_bits = [1, 2]",
+            "ifma_mul_bits = [1, 2]",
         ] {
             assert_eq!(
                 Thresholds::parse(bad),

@@ -11,7 +11,7 @@
 mod common;
 
 use common::{big, edge_moduli, edge_operands, limbs, seed, strip, Rng};
-use montlab_core::engine::{IFMA_MUL_BITS, IFMA_POW_BITS};
+use montlab_core::engine::IFMA_POW_BITS;
 use montlab_core::mont::amm::{self, IfmaParams, MAX_BITS, MAX_DIGITS};
 use montlab_core::pow::blind::Blind;
 use montlab_core::pow::{fixed, window, MontKernel};
@@ -107,7 +107,12 @@ fn availability_and_limits() {
     let (_, k) = params(&((&one << (MAX_BITS + 1)) - 1u8));
     assert!(k.is_none(), "more than MAX_DIGITS digits");
     assert_eq!(*IFMA_POW_BITS.end(), MAX_BITS);
-    assert_eq!(*IFMA_MUL_BITS.end(), MAX_BITS);
+    let m = FastModulus::new(&limbs(&((&one << 2048) - 1u8))).unwrap();
+    assert_eq!(*m.ifma_mul_bits().end(), MAX_BITS);
+    assert_eq!(
+        *m.ifma_mul_bits().start(),
+        Thresholds::generic().ifma_mul_bits
+    );
 }
 
 /// One random modulus of `bits` bits against the definition of the AMM, num-bigint (mul, sqr,
@@ -291,6 +296,7 @@ fn word_only(n: &BigUint) -> FastModulus {
         spectral_pow_bits: Cut::NEVER,
         ntt_redc_pow_bits: u64::MAX,
         spectral_sec_bits: Cut::NEVER,
+        ..Thresholds::generic()
     };
     FastModulus::with_thresholds(&limbs(n), t).unwrap()
 }
@@ -361,13 +367,14 @@ fn fast_modulus_dispatch_and_fallback() {
     }
 }
 
-/// `FastModulus::mul`, `sqr` and `mul_many` (IFMA in [`IFMA_MUL_BITS`] when word-level, else
+/// `FastModulus::mul`, `sqr` and `mul_many` (IFMA from the table's `ifma_mul_bits` when
+/// word-level, else
 /// `cios`) against num-bigint, random and edge operands (x = y = N - 1 included), exactly `s`
 /// limbs each.
 #[test]
 fn fast_modulus_mul_sqr_mul_many() {
     let mut rng = Rng::new(seed("fast_modulus_mul_sqr_mul_many"), "mul");
-    let lo = *IFMA_MUL_BITS.start();
+    let lo = Thresholds::generic().ifma_mul_bits.min(1 << 20); // u64::MAX off IFMA CPUs
     let sizes = [
         2,
         64,
@@ -395,7 +402,7 @@ fn fast_modulus_mul_sqr_mul_many() {
             let s = m.modulus().len();
             assert_eq!(
                 m.mul_uses_ifma(),
-                amm::enabled() && IFMA_MUL_BITS.contains(&bits),
+                amm::enabled() && m.ifma_mul_bits().contains(&bits),
                 "bits={bits}"
             );
             let mut pairs = edge_operands(&n);

@@ -135,6 +135,7 @@ fn edge_moduli_on_both_kernels() {
             spectral_pow_bits: Cut::at(cut),
             ntt_redc_pow_bits: cut,
             spectral_sec_bits: Cut::at(cut),
+            ..Thresholds::generic()
         };
         for n in edge_moduli().into_iter().filter(|n| n.bits() <= 1100) {
             let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -165,6 +166,7 @@ proptest! {
             spectral_pow_bits: Cut::at(cut),
             ntt_redc_pow_bits: cut,
             spectral_sec_bits: Cut::at(cut),
+            ..Thresholds::generic()
         };
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
         if let Err(msg) = check(&m, &n, &x, &y, &big(&e)) {
@@ -183,6 +185,7 @@ fn batches_keep_input_order() {
             spectral_pow_bits: Cut::at(cut),
             ntt_redc_pow_bits: cut,
             spectral_sec_bits: Cut::at(cut),
+            ..Thresholds::generic()
         };
         let n = modulus_of(&mut rng, 1000);
         let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
@@ -315,6 +318,7 @@ fn fermat_factor_moduli_skip_spectral() {
         spectral_pow_bits: Cut::at(2),
         ntt_redc_pow_bits: 2,
         spectral_sec_bits: Cut::NEVER,
+        ..Thresholds::generic()
     };
     let m = FastModulus::with_thresholds(&limbs(&n), t).unwrap();
     assert!(m.spectral().is_none());

@@ -159,6 +159,7 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, CutValue> {
         ("spectral_pow_bits", t.spectral_pow_bits.into()),
         ("ntt_redc_pow_bits", CutValue::One(t.ntt_redc_pow_bits)),
         ("spectral_sec_bits", t.spectral_sec_bits.into()),
+        ("ifma_mul_bits", CutValue::One(t.ifma_mul_bits)),
     ])
 }
 

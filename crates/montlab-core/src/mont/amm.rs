@@ -62,6 +62,7 @@ use crate::limb::{self, Limb};
 use crate::params::OddModulus;
 use crate::pow::fixed::CtKernel;
 use crate::pow::MontKernel;
+use smallvec::SmallVec;
 
 /// Digit mask 2^52 - 1.
 const MASK52: u64 = (1 << 52) - 1;
@@ -322,14 +323,52 @@ impl IfmaParams {
     /// The one final subtraction, without a branch on the value (a masked select, as the
     /// word level's): `pow_sec` on this kernel ends here.
     fn reduce_digits(&self, d: &[Block]) -> Vec<Limb> {
+        let mut out = vec![0; self.n64.len()];
+        self.reduce_into(d, &mut out);
+        out
+    }
+
+    /// [`IfmaParams::reduce_digits`] into `out` (`s` limbs), its value on the stack up to 4096
+    /// bits.
+    fn reduce_into(&self, d: &[Block], out: &mut [Limb]) {
         let s = self.n64.len();
-        let mut v = vec![0; s + 1];
+        let mut v: SmallVec<[Limb; 96]> = SmallVec::from_elem(0, s + 1); // 65 limbs at 4096 bits
         from_digits(d, &mut v);
         debug_assert!(self.below_2n(&v), "amm: element was not < 2N");
-        let mut out = vec![0; s];
-        limb::ct_reduce_once(&mut out, &v[..s], v[s], &self.n64);
-        debug_assert!(limb::cmp(&out, &self.n64).is_lt());
-        out
+        limb::ct_reduce_once(out, &v[..s], v[s], &self.n64);
+        debug_assert!(limb::cmp(out, &self.n64).is_lt());
+    }
+
+    /// `out = a b R^-1 mod N` (`b = None`: `a^2 R^-1`), fully reduced, for `a, b < N` as `s`
+    /// limbs each (Montgomery forms, as residues hold them): one AMM (or the squaring) between
+    /// the radix conversions, on stack buffers up to [`INLINE_VECS`] vectors (no allocation).
+    /// Variable time only in the lengths.
+    ///
+    /// # Panics
+    /// If a length differs from N's limb count, or an operand is `>= N` (callers check).
+    pub fn mont_product_into(&self, a: &[Limb], b: Option<&[Limb]>, out: &mut [Limb]) {
+        let (l, s) = (self.vecs(), self.n64.len());
+        assert!(
+            a.len() == s && b.is_none_or(|b| b.len() == s) && out.len() == s,
+            "amm: operand lengths differ from the modulus"
+        );
+        debug_assert!([Some(a), b]
+            .iter()
+            .flatten()
+            .all(|x| limb::cmp(x, &self.n64).is_lt()));
+        let mut buf: SmallVec<[Block; 3 * INLINE_VECS]> =
+            SmallVec::from_elem(Block::default(), 3 * l);
+        let (da, rest) = buf.split_at_mut(l);
+        let (db, t) = rest.split_at_mut(l);
+        digits_into(a, da);
+        match b {
+            Some(b) => {
+                digits_into(b, db);
+                amm(self, da, db, t);
+            }
+            None => ams(self, da, t),
+        }
+        self.reduce_into(t, out);
     }
 
     /// `x y mod N` (`y = None`: `x^2`) for ordinary `x, y < N`, fully reduced, exactly `s`
@@ -340,7 +379,8 @@ impl IfmaParams {
     #[must_use]
     pub fn mul_mod(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
         let l = self.vecs();
-        let mut buf = vec![Block::default(); 3 * l];
+        let mut buf: SmallVec<[Block; 3 * INLINE_VECS]> =
+            SmallVec::from_elem(Block::default(), 3 * l);
         let (ex, rest) = buf.split_at_mut(l);
         let (ey, t) = rest.split_at_mut(l);
         for (v, d) in [Some(x), y].into_iter().zip([&mut *ex, &mut *ey]) {
@@ -374,6 +414,9 @@ impl IfmaParams {
         ams(self, &a.d, &mut out.d);
     }
 }
+
+/// Vectors [`IfmaParams::mont_product_into`] keeps on the stack (4096-bit moduli).
+pub const INLINE_VECS: usize = 10;
 
 /// Radix 2^64 to radix 2^52: `vecs` blocks; `x` must be below 2^(52 * 8 vecs).
 fn to_digits(x: &[u64], vecs: usize) -> Vec<Block> {
@@ -771,6 +814,52 @@ mod tests {
                 let got = big_digits(&out);
                 assert!(got < &n * 2u8, "x={x:#x} y={y:#x}: {got:#x} >= 2N");
                 assert_eq!(got % &n, x * y * &r_inv % &n, "x={x:#x} y={y:#x}");
+            }
+        }
+    }
+
+    /// `mont_product_into` and `mul_mod` against num-bigint on both sides of the stack buffers
+    /// (INLINE_VECS vectors, 65 limbs of value), edge operands (0, 1, N - 1) included.
+    #[test]
+    fn mont_product_into_matches_definition() {
+        if !ifma_or_skip("mont_product_into_matches_definition") {
+            return;
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for limbs in [2usize, 16, 24, 63, 64, 65, 80] {
+            let mut n: Vec<u64> = (0..limbs).map(|_| next()).collect();
+            n[0] |= 1;
+            n[limbs - 1] |= 1 << 63;
+            let p = IfmaParams::new(&OddModulus::new(&n).unwrap()).unwrap();
+            let nb = big(&n);
+            let r_inv = (BigUint::from(1u8) << (52 * p.k)).modinv(&nb).unwrap();
+            let pad = |x: BigUint| {
+                let mut v = x.to_u64_digits();
+                v.resize(limbs, 0);
+                v
+            };
+            let random = pad(big(&(0..limbs).map(|_| next()).collect::<Vec<_>>()) % &nb);
+            let vals = [
+                pad(BigUint::default()),
+                pad(BigUint::from(1u8)),
+                pad(&nb - 1u8),
+                random,
+            ];
+            for a in &vals {
+                for b in [None, Some(&vals[2]), Some(&vals[3])] {
+                    let mut out = vec![0; limbs];
+                    p.mont_product_into(a, b.map(Vec::as_slice), &mut out);
+                    let (x, y) = (big(a), big(b.unwrap_or(a)));
+                    assert_eq!(big(&out), &x * &y * &r_inv % &nb, "{limbs} limbs");
+                    let want = pad(&x * &y % &nb);
+                    assert_eq!(p.mul_mod(a, b.map(Vec::as_slice)), want, "{limbs} limbs");
+                }
             }
         }
     }
