@@ -8,6 +8,9 @@ montlab/peer are taken per round, then their median (below 1: montlab faster). E
 checked against Python's ``x * y % n`` first.
 
     .venv/bin/python bench/residues.py --json docs/residues.json
+
+``--ifma-mul-bits 513`` runs the products on ``amm`` from 513 bits (on a CPU with AVX-512 IFMA;
+``MONTLAB_NO_IFMA=1`` runs them on ``cios``): how the table's ``ifma_mul_bits`` is measured.
 """
 
 from __future__ import annotations
@@ -76,7 +79,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sizes", type=lambda s: [int(v) for v in s.split(",")], default=SIZES)
     ap.add_argument("--json", type=Path)
+    ap.add_argument(
+        "--ifma-mul-bits",
+        type=int,
+        default=None,
+        help="products on amm from this size (the table key ifma_mul_bits; 513 forces amm)",
+    )
     args = ap.parse_args()
+    if args.ifma_mul_bits is not None:
+        _native.set_thresholds(f"ifma_mul_bits = {args.ifma_mul_bits}\n")
     rng = random.Random(args.seed)
     rows: list[dict[str, Any]] = []
     print(f"{'bits':>6} {'kernel':>8} {'residue':>9} {'mul':>9} {'gmpy2':>9} {'flint':>9}  ratios")
@@ -115,6 +126,7 @@ def main() -> None:
             ifma=_native.IFMA,
             native=native_build(),
             rounds=args.rounds,
+            ifma_mul_bits=_native.thresholds()["ifma_mul_bits"],
             rows=rows,
         )
         plot(rows, args.json.with_suffix(".png"))
