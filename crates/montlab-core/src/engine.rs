@@ -19,9 +19,10 @@
 //! When the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is unset, word-level `pow` and
 //! `pow_many` run on the radix-2^52 IFMA kernel ([`crate::mont::amm`]) instead of `cios` +
 //! `sqr` for N in [`IFMA_POW_BITS`], and word-level `mul`, `sqr` and `mul_many` for N in
-//! [`FastModulus::ifma_mul_bits`] (both up to [`amm::MAX_BITS`]); so does `pow_sec` (its fixed window on
-//! the IFMA kernel, constant time too) for N in [`IFMA_POW_BITS`], and `pow_sec_many` runs its
-//! items two at a time on that kernel's two lanes up to [`amm::PAIR_MAX_VECS`] vectors.
+//! [`FastModulus::ifma_mul_bits`] (the table's `ifma_mul_bits`; both up to [`amm::MAX_BITS`]);
+//! so does `pow_sec` (its fixed window on the IFMA kernel, constant time too) for N in
+//! [`IFMA_POW_BITS`], and `pow_sec_many` runs its items two at a time on that kernel's two lanes
+//! up to [`amm::PAIR_MAX_VECS`] vectors.
 //!
 //! Above [`SPECTRAL_MAX_BITS`] (spectral's largest transform, 2^22 bits) and up to [`MAX_BITS`]
 //! (2^25 bits) every variable-time operation runs on `ntt_redc`, whatever the table says: the
@@ -480,9 +481,9 @@ impl FastModulus {
 
     /// `x y mod N` (`y = None`: `x^2`) on checked operands. Spectral kernels: a Montgomery
     /// product gives x y R^-1, and the conversion into the domain (a product with R^2 mod N)
-    /// cancels R^-1. Word level: on IFMA ([`IfmaParams::mul_mod`]) for N in [`FastModulus::ifma_mul_bits`],
-    /// else one product and a Barrett reduction ([`BarrettParams::mul_mod`], the constant
-    /// built on first use).
+    /// cancels R^-1. Word level: on IFMA ([`IfmaParams::mul_mod`]) for N in
+    /// [`FastModulus::ifma_mul_bits`], else one product and a Barrett reduction
+    /// ([`BarrettParams::mul_mod`], the constant built on first use).
     fn mul_checked(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
         fn run<K: MontKernel>(k: &K, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
             let mut sc = k.scratch();

@@ -65,8 +65,8 @@ fn modulus_of(rng: &mut Rng, bits: u64) -> BigUint {
 }
 
 /// The kernel a short exponentiation on a fresh `bits`-bit modulus runs on under `t`: the word
-/// level where `spectral_pow_bits` is off or below `ntt_redc_pow_bits`, and where N would fill less than
-/// `NTT_REDC_MIN_FILL` of ntt_redc's transform below twice the cut and 2^16 bits.
+/// level where `spectral_pow_bits` is off or below `ntt_redc_pow_bits`, and where N would fill
+/// less than `NTT_REDC_MIN_FILL` of ntt_redc's transform below twice the cut and 2^16 bits.
 fn short_kernel(t: &Thresholds, bits: u64) -> Kernel {
     let s = bits.div_ceil(64) as usize;
     let (num, den) = NTT_REDC_MIN_FILL;
