@@ -327,10 +327,9 @@ def switch_points(points: list[Point]) -> CutValue:
     the cut from which the spectral kernel runs to the band's end (or none). A switch must
     gain at least :data:`MIN_GAIN`: a stretch of the spectral kernel that starts after the word
     level, over the word level, and a stretch of the word level inside a spectral run, over
-    the spectral kernel; else the kernel in use stays. The kernel
-    switches off one bit above a band's largest measured size when the next band does not run
-    spectral from its first size (sizes between two measured ones go to the word level, the
-    safe side). Beyond :data:`MAX_POINTS` switch points the earliest stretches are dropped (the
+    the spectral kernel; else the kernel in use stays. The kernel switches off one bit above a
+    band's largest measured size when the next band does not run spectral from its first size
+    (sizes between two measured ones go to the word level, the safe side). Beyond :data:`MAX_POINTS` switch points the earliest stretches are dropped (the
     spectral kernel gains least there). One switch point is returned as an int, none as
     :data:`NEVER`.
     """
@@ -503,10 +502,7 @@ def run_tune(
             report.kept[KEYS[op]] = (value, "not in --ops: the table in force")
     for k in OPTIONAL_KEYS - set(KEYS.values()):
         if k in forced.saved:
-            report.kept[k] = (
-                _clamp(forced.saved[k]),
-                "not measured by montlab tune: the table in force",
-            )
+            report.kept[k] = (_clamp(forced.saved[k]), NOT_TUNED)
     live = set(config.ops)
     try:
         for bits in config.sizes:

@@ -108,16 +108,16 @@ impl FastModulus {
             Kernel::NttRedc => run(self.ntt_redc().expect("every N up to MAX_BITS has it"), op),
             Kernel::Word => match self.word_ifma(&self.ifma_mul_bits()) {
                 // Products and squarings without an allocation but the result's.
-                Some(k) if matches!(op, Op::Mul(..) | Op::Sqr(_)) => {
+                Some(k) => {
+                    let (a, b) = match *op {
+                        Op::Mul(a, b) => (a, Some(b)),
+                        Op::Sqr(a) => (a, None),
+                        _ => return run(k, op),
+                    };
                     let mut out = Limbs::from_elem(0, k.limbs());
-                    match *op {
-                        Op::Mul(a, b) => k.mont_product_into(a, Some(b), &mut out),
-                        Op::Sqr(a) => k.mont_product_into(a, None, &mut out),
-                        _ => unreachable!("matched above"),
-                    }
+                    k.mont_product_into(a, b, &mut out);
                     out
                 }
-                Some(k) => run(k, op),
                 None => {
                     let p = self.word();
                     let s = p.s();

@@ -178,14 +178,18 @@ impl Thresholds {
     /// # Errors
     /// [`MontError::InvalidThresholds`] with the 1-based line of the first bad line.
     pub fn parse(text: &str) -> Result<Self, MontError> {
-        let mut t = Self {
-            spectral_mul_bits: Cut::NEVER,
-            spectral_pow_bits: Cut::NEVER,
-            ntt_redc_pow_bits: u64::MAX,
-            spectral_sec_bits: Cut::NEVER,
-            ifma_mul_bits: u64::MAX,
+        // The generic table itself starts from "never" (it sets every key it needs).
+        let mut t = if text == generic_thresholds_text() {
+            Self {
+                spectral_mul_bits: Cut::NEVER,
+                spectral_pow_bits: Cut::NEVER,
+                ntt_redc_pow_bits: u64::MAX,
+                spectral_sec_bits: Cut::NEVER,
+                ifma_mul_bits: u64::MAX,
+            }
+        } else {
+            Self::generic()
         };
-        let mut seen = [false; 5];
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() || (line.starts_with('[') && line.ends_with(']')) {
@@ -201,30 +205,12 @@ impl Thresholds {
             );
             let cut = parse_value(value, !single).ok_or(bad)?;
             match key {
-                "spectral_mul_bits" => (t.spectral_mul_bits, seen[0]) = (cut, true),
-                "spectral_pow_bits" => (t.spectral_pow_bits, seen[1]) = (cut, true),
-                "spectral_sec_bits" => (t.spectral_sec_bits, seen[3]) = (cut, true),
-                "ifma_mul_bits" => (t.ifma_mul_bits, seen[4]) = (cut.first(), true),
-                _ if single => (t.ntt_redc_pow_bits, seen[2]) = (cut.first(), true),
+                "spectral_mul_bits" => t.spectral_mul_bits = cut,
+                "spectral_pow_bits" => t.spectral_pow_bits = cut,
+                "spectral_sec_bits" => t.spectral_sec_bits = cut,
+                "ifma_mul_bits" => t.ifma_mul_bits = cut.first(),
+                _ if single => t.ntt_redc_pow_bits = cut.first(),
                 _ => return Err(bad),
-            }
-        }
-        if seen.contains(&false) && text != generic_thresholds_text() {
-            let g = Self::generic();
-            if !seen[0] {
-                t.spectral_mul_bits = g.spectral_mul_bits;
-            }
-            if !seen[1] {
-                t.spectral_pow_bits = g.spectral_pow_bits;
-            }
-            if !seen[2] {
-                t.ntt_redc_pow_bits = g.ntt_redc_pow_bits;
-            }
-            if !seen[3] {
-                t.spectral_sec_bits = g.spectral_sec_bits;
-            }
-            if !seen[4] {
-                t.ifma_mul_bits = g.ifma_mul_bits;
             }
         }
         Ok(t)

@@ -339,25 +339,25 @@ impl IfmaParams {
         debug_assert!(limb::cmp(out, &self.n64).is_lt());
     }
 
-    /// `out = a b R^-1 mod N` (`b = None`: `a^2 R^-1`), fully reduced, for `a, b < N` as `s`
-    /// limbs each (Montgomery forms, as residues hold them): one AMM (or the squaring) between
-    /// the radix conversions, on stack buffers up to [`INLINE_VECS`] vectors (no allocation).
-    /// Variable time only in the lengths.
+    /// The AMM of `a, b < N` (`b = None`: the squaring of `a`), each `s` limbs, into `buf`'s
+    /// last third: `buf` holds 3 L blocks, the two operands' digits then the product.
     ///
     /// # Panics
-    /// If a length differs from N's limb count, or an operand is `>= N` (callers check).
-    pub fn mont_product_into(&self, a: &[Limb], b: Option<&[Limb]>, out: &mut [Limb]) {
+    /// If a length differs from N's limb count or `buf`'s from 3 L; an operand `>= N` only in
+    /// debug builds (residues never hold one; [`IfmaParams::mul_mod`] checks its operands).
+    fn product_digits(&self, a: &[Limb], b: Option<&[Limb]>, buf: &mut [Block]) {
         let (l, s) = (self.vecs(), self.n64.len());
         assert!(
-            a.len() == s && b.is_none_or(|b| b.len() == s) && out.len() == s,
+            a.len() == s && b.is_none_or(|b| b.len() == s) && buf.len() == 3 * l,
             "amm: operand lengths differ from the modulus"
         );
-        debug_assert!([Some(a), b]
-            .iter()
-            .flatten()
-            .all(|x| limb::cmp(x, &self.n64).is_lt()));
-        let mut buf: SmallVec<[Block; 3 * INLINE_VECS]> =
-            SmallVec::from_elem(Block::default(), 3 * l);
+        debug_assert!(
+            [Some(a), b]
+                .iter()
+                .flatten()
+                .all(|x| limb::cmp(x, &self.n64).is_lt()),
+            "amm: element must be < N"
+        );
         let (da, rest) = buf.split_at_mut(l);
         let (db, t) = rest.split_at_mut(l);
         digits_into(a, da);
@@ -368,29 +368,41 @@ impl IfmaParams {
             }
             None => ams(self, da, t),
         }
-        self.reduce_into(t, out);
     }
 
-    /// `x y mod N` (`y = None`: `x^2`) for ordinary `x, y < N`, fully reduced, exactly `s`
-    /// limbs: an AMM gives x y R^-1, a second one with R^2 mod N cancels R^-1.
+    /// `out = a b R^-1 mod N` (`b = None`: `a^2 R^-1`), fully reduced, for `a, b < N` as `s`
+    /// limbs each (Montgomery forms, as residues hold them): one AMM (or the squaring) between
+    /// the radix conversions, on stack buffers up to [`INLINE_VECS`] vectors (no allocation).
+    /// Variable time only in the lengths.
     ///
     /// # Panics
-    /// If an operand is `>= N` (callers check operands).
-    #[must_use]
-    pub fn mul_mod(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
+    /// If a length differs from N's limb count (an operand `>= N`: in debug builds).
+    pub fn mont_product_into(&self, a: &[Limb], b: Option<&[Limb]>, out: &mut [Limb]) {
+        assert_eq!(out.len(), self.n64.len(), "amm: output length");
         let l = self.vecs();
         let mut buf: SmallVec<[Block; 3 * INLINE_VECS]> =
             SmallVec::from_elem(Block::default(), 3 * l);
-        let (ex, rest) = buf.split_at_mut(l);
-        let (ey, t) = rest.split_at_mut(l);
-        for (v, d) in [Some(x), y].into_iter().zip([&mut *ex, &mut *ey]) {
-            if let Some(v) = v {
-                assert!(limb::cmp(v, &self.n64).is_lt(), "amm: element must be < N");
-                digits_into(v, d);
-            }
+        self.product_digits(a, b, &mut buf);
+        self.reduce_into(&buf[2 * l..], out);
+    }
+
+    /// `x y mod N` (`y = None`: `x^2`) for ordinary `x, y < N` (`s` limbs each), fully
+    /// reduced, exactly `s` limbs: an AMM gives x y R^-1, a second one with R^2 mod N cancels
+    /// R^-1.
+    ///
+    /// # Panics
+    /// If a length differs from N's limb count, or an operand is `>= N` (callers check).
+    #[must_use]
+    pub fn mul_mod(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
+        for v in [Some(x), y].into_iter().flatten() {
+            assert!(limb::cmp(v, &self.n64).is_lt(), "amm: element must be < N");
         }
-        amm(self, ex, if y.is_some() { ey } else { ex }, t);
-        amm(self, t, &self.r2.d, ex);
+        let l = self.vecs();
+        let mut buf: SmallVec<[Block; 3 * INLINE_VECS]> =
+            SmallVec::from_elem(Block::default(), 3 * l);
+        self.product_digits(x, y, &mut buf);
+        let (ex, rest) = buf.split_at_mut(l);
+        amm(self, &rest[l..], &self.r2.d, ex);
         self.reduce_digits(ex)
     }
 
