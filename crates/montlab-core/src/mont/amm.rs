@@ -42,9 +42,13 @@
 //! ripples (a carry into a digit 2^52 - 1) are resolved with generate/propagate lane masks and
 //! scalar additions.
 //!
+//! Radix conversions (64-bit limbs to 52-bit digits and back, at the edges of every product
+//! on ints or residues) run eight lanes a step on AVX-512F (`radix`).
+//!
 //! Safety boundary: `unsafe` is limited to the calls of the `#[target_feature]` cores, made
-//! only after checking the CPU ([`available`]) and every length, and to aligned vector loads
-//! and stores of whole 64-byte blocks.
+//! only after checking the CPU ([`available`]) and every length, to aligned vector loads
+//! and stores of whole 64-byte blocks, and to the conversions' loads and stores masked to the
+//! slices' lengths.
 //!
 //! Timing: no branch or address depends on element values (the final subtraction is a masked
 //! select; a table entry is read by a vector scan of the whole table under masks), so
@@ -62,7 +66,6 @@ use crate::limb::{self, Limb};
 use crate::params::OddModulus;
 use crate::pow::fixed::CtKernel;
 use crate::pow::MontKernel;
-use smallvec::SmallVec;
 
 /// Digit mask 2^52 - 1.
 const MASK52: u64 = (1 << 52) - 1;
@@ -332,10 +335,20 @@ impl IfmaParams {
     /// bits.
     fn reduce_into(&self, d: &[Block], out: &mut [Limb]) {
         let s = self.n64.len();
-        let mut v: SmallVec<[Limb; 96]> = SmallVec::from_elem(0, s + 1); // 65 limbs at 4096 bits
-        from_digits(d, &mut v);
-        debug_assert!(self.below_2n(&v), "amm: element was not < 2N");
-        limb::ct_reduce_once(out, &v[..s], v[s], &self.n64);
+        // s + 1 limbs, which `from_digits` fills: on the stack up to 4096 bits (a small array
+        // up to 1024 bits), else on the heap.
+        let mut reduce = |v: &mut [Limb]| {
+            from_digits(d, v);
+            debug_assert!(self.below_2n(v), "amm: element was not < 2N");
+            limb::ct_reduce_once(out, &v[..s], v[s], &self.n64);
+        };
+        if s < 17 {
+            reduce(&mut [0; 17][..=s]);
+        } else if s < 8 * INLINE_VECS {
+            reduce(&mut [0; 8 * INLINE_VECS][..=s]);
+        } else {
+            reduce(&mut vec![0; s + 1]);
+        }
         debug_assert!(limb::cmp(out, &self.n64).is_lt());
     }
 
@@ -380,10 +393,10 @@ impl IfmaParams {
     pub fn mont_product_into(&self, a: &[Limb], b: Option<&[Limb]>, out: &mut [Limb]) {
         assert_eq!(out.len(), self.n64.len(), "amm: output length");
         let l = self.vecs();
-        let mut buf: SmallVec<[Block; 3 * INLINE_VECS]> =
-            SmallVec::from_elem(Block::default(), 3 * l);
-        self.product_digits(a, b, &mut buf);
-        self.reduce_into(&buf[2 * l..], out);
+        with_blocks(3 * l, |buf| {
+            self.product_digits(a, b, buf);
+            self.reduce_into(&buf[2 * l..], out);
+        });
     }
 
     /// `x y mod N` (`y = None`: `x^2`) for ordinary `x, y < N` (`s` limbs each), fully
@@ -398,12 +411,12 @@ impl IfmaParams {
             assert!(limb::cmp(v, &self.n64).is_lt(), "amm: element must be < N");
         }
         let l = self.vecs();
-        let mut buf: SmallVec<[Block; 3 * INLINE_VECS]> =
-            SmallVec::from_elem(Block::default(), 3 * l);
-        self.product_digits(x, y, &mut buf);
-        let (ex, rest) = buf.split_at_mut(l);
-        amm(self, &rest[l..], &self.r2.d, ex);
-        self.reduce_digits(ex)
+        with_blocks(3 * l, |buf| {
+            self.product_digits(x, y, buf);
+            let (ex, rest) = buf.split_at_mut(l);
+            amm(self, &rest[l..], &self.r2.d, ex);
+            self.reduce_digits(ex)
+        })
     }
 
     /// `out = a b R^-1 mod N` up to one N (see the module contract), for elements of this
@@ -430,54 +443,23 @@ impl IfmaParams {
 /// Vectors [`IfmaParams::mont_product_into`] keeps on the stack (4096-bit moduli).
 pub const INLINE_VECS: usize = 10;
 
+/// `f` on `n` zeroed blocks: a stack array up to 3 [`INLINE_VECS`] (a small one up to 9
+/// blocks, 1024-bit moduli, where zeroing the large one shows), else a vector.
+fn with_blocks<T>(n: usize, f: impl FnOnce(&mut [Block]) -> T) -> T {
+    if n <= 9 {
+        f(&mut [Block::default(); 9][..n])
+    } else if n <= 3 * INLINE_VECS {
+        f(&mut [Block::default(); 3 * INLINE_VECS][..n])
+    } else {
+        f(&mut vec![Block::default(); n])
+    }
+}
+
 /// Radix 2^64 to radix 2^52: `vecs` blocks; `x` must be below 2^(52 * 8 vecs).
 fn to_digits(x: &[u64], vecs: usize) -> Vec<Block> {
     let mut d = vec![Block::default(); vecs];
     digits_into(x, &mut d);
     d
-}
-
-/// Radix 2^64 to radix 2^52 into `d` (all of it written); `x` must fit.
-fn digits_into(x: &[u64], d: &mut [Block]) {
-    let vecs = d.len();
-    d.fill(Block::default());
-    for i in 0..LANES * vecs {
-        let bit = 52 * i;
-        let (w, off) = (bit / 64, bit % 64);
-        if w >= x.len() {
-            break;
-        }
-        let mut v = x[w] >> off;
-        if off > 12 && w + 1 < x.len() {
-            v |= x[w + 1] << (64 - off);
-        }
-        d[i / LANES].0[i % LANES] = v & MASK52;
-    }
-    debug_assert!(
-        limb::bit_len(x) <= 52 * (LANES * vecs) as u64,
-        "amm: value too large"
-    );
-}
-
-/// Radix 2^52 to radix 2^64 into `out` (digits past `out` must be zero).
-fn from_digits(d: &[Block], out: &mut [u64]) {
-    out.fill(0);
-    for (i, &v) in d.iter().flat_map(|b| b.0.iter()).enumerate() {
-        let bit = 52 * i;
-        let (w, off) = (bit / 64, bit % 64);
-        if w >= out.len() {
-            debug_assert_eq!(v, 0, "amm: value does not fit");
-            continue;
-        }
-        out[w] |= v << off;
-        if off > 12 {
-            if w + 1 < out.len() {
-                out[w + 1] |= v >> (64 - off);
-            } else {
-                debug_assert_eq!(v >> (64 - off), 0, "amm: value does not fit");
-            }
-        }
-    }
 }
 
 /// -n0^-1 mod 2^64 for odd n0 (Newton-Hensel: each step doubles the correct bits).
@@ -679,8 +661,11 @@ fn as_arr<const V: usize>(x: &[Block]) -> &[Block; V] {
     x.try_into().expect("length checked")
 }
 
+mod radix;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+
+use radix::{digits_into, from_digits};
 
 /// The radix-2^52 kernel: AMM products and squarings, R = 2^(52 k), lazy elements < 2N.
 impl MontKernel for IfmaParams {
