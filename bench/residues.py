@@ -9,8 +9,9 @@ checked against Python's ``x * y % n`` first.
 
     .venv/bin/python bench/residues.py --json docs/residues.json
 
-``--ifma-mul-bits 513`` runs the products on ``amm`` from 513 bits (on a CPU with AVX-512 IFMA;
-``MONTLAB_NO_IFMA=1`` runs them on ``cios``): how the table's ``ifma_mul_bits`` is measured.
+``--ifma-mul-bits 513 --ifma-residue-bits 513`` runs the products on ints and on residues on
+``amm`` from 513 bits (on a CPU with AVX-512 IFMA; ``MONTLAB_NO_IFMA=1`` runs them on the word
+level without it): how the table's ``ifma_mul_bits`` and ``ifma_residue_bits`` are measured.
 """
 
 from __future__ import annotations
@@ -83,26 +84,35 @@ def main() -> None:
         "--ifma-mul-bits",
         type=int,
         default=None,
-        help="products on amm from this size (the table key ifma_mul_bits; 513 forces amm)",
+        help="products on ints on amm from this size (the table key; 513 forces amm)",
+    )
+    ap.add_argument(
+        "--ifma-residue-bits",
+        type=int,
+        default=None,
+        help="products of residues on amm from this size (the table key; 513 forces amm)",
     )
     args = ap.parse_args()
-    if args.ifma_mul_bits is not None:
-        _native.set_thresholds(f"ifma_mul_bits = {args.ifma_mul_bits}\n")
+    keys = {"ifma_mul_bits": args.ifma_mul_bits, "ifma_residue_bits": args.ifma_residue_bits}
+    _native.set_thresholds("".join(f"{k} = {v}\n" for k, v in keys.items() if v is not None))
     rng = random.Random(args.seed)
     rows: list[dict[str, Any]] = []
-    print(f"{'bits':>6} {'kernel':>8} {'residue':>9} {'mul':>9} {'gmpy2':>9} {'flint':>9}  ratios")
+    print(
+        f"{'bits':>6} {'kernels':>10} {'residue':>9} {'mul':>9} {'gmpy2':>9} {'flint':>9}  ratios"
+    )
     for bits in args.sizes:
         times: dict[str, list[float]] = {}
-        kernel = ""
+        kernel = mul_kernel = ""
         for r in range(args.rounds):
             n = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
             x, y = rng.randrange(n), rng.randrange(n)
             impls = calls(n, x, y)
-            kernel = _native.FastModulus(n).residue_kernel
+            m = _native.FastModulus(n)
+            kernel, mul_kernel = m.residue_kernel, m.mul_kernel
             names = list(impls)
             for name in names[r % len(names) :] + names[: r % len(names)]:
                 times.setdefault(name, []).append(seconds(impls[name], args.sample))
-        row: dict[str, Any] = {"bits": bits, "kernel": kernel}
+        row: dict[str, Any] = {"bits": bits, "kernel": kernel, "mul_kernel": mul_kernel}
         for name, ts in times.items():
             row[f"{name}_ns"] = statistics.median(ts) * 1e9
         for ours, peer in [("residue", "gmpy2"), ("residue", "flint"), ("mul", "gmpy2")]:
@@ -111,7 +121,7 @@ def main() -> None:
             )
         rows.append(row)
         print(
-            f"{bits:>6} {kernel:>8}"
+            f"{bits:>6} {kernel + '/' + mul_kernel:>10}"
             + "".join(f" {row[f'{k}_ns']:>7.0f}ns" for k in ("residue", "mul", "gmpy2", "flint"))
             + f"  residue/gmpy2 {row['residue_over_gmpy2']:.2f}"
             f"  residue/flint {row['residue_over_flint']:.2f}  mul/gmpy2 {row['mul_over_gmpy2']:.2f}",
@@ -127,6 +137,7 @@ def main() -> None:
             native=native_build(),
             rounds=args.rounds,
             ifma_mul_bits=_native.thresholds()["ifma_mul_bits"],
+            ifma_residue_bits=_native.thresholds()["ifma_residue_bits"],
             rows=rows,
         )
         plot(rows, args.json.with_suffix(".png"))

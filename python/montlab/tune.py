@@ -76,14 +76,15 @@ KEYS = {
 }
 #: Keys whose value may be a list of switch points.
 SPECTRAL_KEYS = frozenset({KEYS["mul"], KEYS["pow"], KEYS["sec"]})
-#: Why a table key that ``montlab tune`` never measures (``ifma_mul_bits``) keeps its value.
+#: Why a table key that ``montlab tune`` never measures (the IFMA keys) keeps its value.
 NOT_TUNED = "not measured by montlab tune: the table in force"
 #: Keys every table sets.
 REQUIRED_KEYS = frozenset({KEYS["mul"], KEYS["pow"]})
 #: Keys a table may also set (the generic value stands when absent): tables tuned before
-#: ``sec`` and ``short`` were measured lack them, and ``ifma_mul_bits`` (where word-level
-#: products move from ``cios`` to ``amm`` on CPUs with AVX-512 IFMA) is not measured here.
-OPTIONAL_KEYS = frozenset({KEYS["short"], KEYS["sec"], "ifma_mul_bits"})
+#: ``sec`` and ``short`` were measured lack them, and the IFMA keys (where word-level products
+#: on ints and on residues move to ``amm`` on CPUs with AVX-512 IFMA) are not measured here.
+IFMA_KEYS = frozenset({"ifma_mul_bits", "ifma_residue_bits"})
+OPTIONAL_KEYS = frozenset({KEYS["short"], KEYS["sec"]}) | IFMA_KEYS
 #: Exponent length of the ``sec`` measurement (``pow_sec``'s ``exp_bits``), below at most.
 SEC_EXP_BITS = 2048
 #: The exponent of the ``short`` measurement.

@@ -49,6 +49,7 @@ def test_generic_table() -> None:
         "ntt_redc_pow_bits",
         "spectral_sec_bits",
         "ifma_mul_bits",
+        "ifma_residue_bits",
     }
     assert all(first_point(v) > 0 for v in t.values())
     assert "spectral_pow_bits" in native.GENERIC_THRESHOLDS

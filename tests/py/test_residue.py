@@ -94,13 +94,19 @@ def operands(n: int, rng: random.Random) -> list[int]:
     return vals
 
 
-@pytest.mark.parametrize("bits", [2, 3, 63, 64, 65, 128, 255, 521, 1024, 1025, 2048, 4096])
+@pytest.mark.parametrize(
+    "bits", [2, 3, 63, 64, 65, 128, 255, 521, 896, 897, 1024, 1025, 2048, 4096]
+)
 def test_word_level_residues(bits: int, rng: random.Random) -> None:
+    # Residues run on amm from the table's ifma_residue_bits where the CPU has IFMA, on cios
+    # below it (896 and 897 bits: both sides of the IFMA table's cut).
     moduli = [random_modulus(rng, bits) for _ in range(scaled(2))]
     moduli += [k for k in edge_moduli(bits) if k > 1][:3]
+    cut = native.thresholds()["ifma_residue_bits"]
+    assert isinstance(cut, int)
     for n in moduli:
         m = FastModulus(n)
-        assert m.residue_kernel == m.mul_kernel
+        assert m.residue_kernel == ("amm" if native.IFMA and bits >= cut else "cios")
         check_ring(m, operands(n, rng), rng)
 
 

@@ -148,8 +148,8 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     report = small_run()
     assert _native.thresholds() == before
     # Every operation measured; the key montlab tune does not measure is carried over.
-    assert report.kept == {"ifma_mul_bits": (before["ifma_mul_bits"], tune.NOT_TUNED)}
-    assert report.thresholds()["ifma_mul_bits"] == before["ifma_mul_bits"]
+    assert report.kept == {k: (before[k], tune.NOT_TUNED) for k in tune.IFMA_KEYS}
+    assert all(report.thresholds()[k] == before[k] for k in tune.IFMA_KEYS)
     for op in KEYS:
         got = report.of(op)
         assert got, op
@@ -161,7 +161,7 @@ def test_run_measures_both_kernels_and_restores_the_table() -> None:
     for p in report.of("short"):
         assert p.transform_len == _native.NttRedc((1 << (p.bits - 1)) | 1).transform_len
     th = report.thresholds()
-    assert set(th) == set(KEYS.values()) | {"ifma_mul_bits"}
+    assert set(th) == set(KEYS.values()) | tune.IFMA_KEYS
     sizes = report.config.sizes
     for k in KEYS.values():  # on at a measured size, off one bit above one
         points = [th[k]] if isinstance(th[k], int) else th[k]
@@ -283,6 +283,7 @@ def test_apply_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
             "ntt_redc_pow_bits": generic["ntt_redc_pow_bits"],
             "spectral_sec_bits": generic["spectral_sec_bits"],
             "ifma_mul_bits": generic["ifma_mul_bits"],
+            "ifma_residue_bits": generic["ifma_residue_bits"],
         }
         monkeypatch.setenv(tune.ENV, str(bad))
         with pytest.warns(UserWarning, match="generic"):
@@ -324,7 +325,7 @@ def test_run_with_ops_keeps_the_table_in_force(tmp_path: Path) -> None:
     th = report.thresholds()
     assert th[KEYS["mul"]] == 5000 and th[KEYS["sec"]] == NEVER  # 2^64 - 1 written as never
     assert th[KEYS["pow"]] in (256, 512, NEVER)
-    assert set(report.kept) == {KEYS["mul"], KEYS["sec"], KEYS["short"], "ifma_mul_bits"}
+    assert set(report.kept) == {KEYS["mul"], KEYS["sec"], KEYS["short"]} | tune.IFMA_KEYS
     assert report.as_dict()["not_measured"][KEYS["mul"]]["value"] == 5000
     assert "# spectral_mul_bits: not measured" in tune.table_text(report)
     tune.write_table(report, tmp_path / "t.toml")  # reads back
@@ -346,6 +347,7 @@ def test_every_key_of_a_table_is_applied(tmp_path: Path) -> None:
             "ntt_redc_pow_bits": 5,
             "spectral_sec_bits": 6,
             "ifma_mul_bits": tune_generic()["ifma_mul_bits"],
+            "ifma_residue_bits": tune_generic()["ifma_residue_bits"],
         }
     finally:
         _native.set_thresholds(None)

@@ -254,6 +254,14 @@ impl FastModulus {
         self.thresholds.ifma_mul_bits..=amm::MAX_BITS
     }
 
+    /// The sizes at which residues' products run on the IFMA kernel when the CPU has it: from
+    /// the table's `ifma_residue_bits` up to [`amm::MAX_BITS`] (where residues are word-level,
+    /// as `mul` is).
+    #[must_use]
+    pub fn ifma_residue_bits(&self) -> core::ops::RangeInclusive<u64> {
+        self.thresholds.ifma_residue_bits..=amm::MAX_BITS
+    }
+
     /// True when `mul`, `sqr` and `mul_many` run on the IFMA kernel (word-level kernel chosen,
     /// N in [`FastModulus::ifma_mul_bits`], the CPU has AVX-512 IFMA and `MONTLAB_NO_IFMA` is
     /// unset).
@@ -268,7 +276,11 @@ impl FastModulus {
 
     /// The registry id of `kernel` at this size for an operation whose IFMA range is `sizes`:
     /// `"amm"` or `"cios"` for [`Kernel::Word`], else the kernel's name.
-    fn kernel_id(&self, kernel: Kernel, sizes: &core::ops::RangeInclusive<u64>) -> &'static str {
+    pub(crate) fn kernel_id(
+        &self,
+        kernel: Kernel,
+        sizes: &core::ops::RangeInclusive<u64>,
+    ) -> &'static str {
         match kernel {
             Kernel::Word if self.ifma_size(sizes) => "amm",
             Kernel::Word => "cios",
@@ -1011,9 +1023,9 @@ impl FastModulus {
         }
     }
 
-    /// Builds the product kernel's constants (see `prepare_kernel`).
-    pub(crate) fn prepare_mul_kernel(&self) {
-        self.prepare_kernel(self.mul_kernel(), &self.ifma_mul_bits());
+    /// Builds the constants of residues' product kernel (see `prepare_kernel`).
+    pub(crate) fn prepare_residue_kernel(&self) {
+        self.prepare_kernel(self.mul_kernel(), &self.ifma_residue_bits());
     }
 
     /// Products per rayon task: enough work per task to amortise the scheduling.

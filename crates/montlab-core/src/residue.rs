@@ -7,8 +7,9 @@
 //!
 //! Representation: a [`Residue`] holds x R mod N, fully reduced (in [0, N)), as exactly `s`
 //! limbs (inline up to 1024-bit moduli, else on the heap), where R is the constant of the
-//! modulus's product kernel ([`FastModulus::mul_kernel`]): 2^(64 s) for `cios`, 2^(52 k) for
-//! `amm`, 2^l + 1 for `spectral`, 2^l for `ntt_redc`. The kernel is fixed by N and the
+//! modulus's residue kernel ([`FastModulus::residue_kernel_id`]: that of `mul`, the word level
+//! on `amm` from the table's `ifma_residue_bits`): 2^(64 s) for `cios`, 2^(52 k) for `amm`,
+//! 2^l + 1 for `spectral`, 2^l for `ntt_redc`. The kernel is fixed by N and the
 //! threshold table when the modulus is made, so every residue of one [`FastModulus`] has the
 //! same R and equal values have equal limbs.
 //!
@@ -93,10 +94,11 @@ fn run<K: MontKernel>(k: &K, op: &Op<'_>) -> Limbs {
 }
 
 impl FastModulus {
-    /// The registry id of the kernel residues live on: that of `mul` ("amm", "cios",
-    /// "spectral" or "ntt_redc").
+    /// The registry id of the kernel residues live on ("amm", "cios", "spectral" or
+    /// "ntt_redc"): `mul`'s kernel, with the word level on `amm` from
+    /// [`FastModulus::ifma_residue_bits`].
     pub fn residue_kernel_id(&self) -> &'static str {
-        self.mul_kernel_id()
+        self.kernel_id(self.mul_kernel(), &self.ifma_residue_bits())
     }
 
     /// Runs `op` on the product kernel. The portable word level calls `cios` (and `sqr` for
@@ -106,7 +108,7 @@ impl FastModulus {
         match self.mul_kernel() {
             Kernel::Spectral => run(self.spectral().expect("mul_kernel checked it"), op),
             Kernel::NttRedc => run(self.ntt_redc().expect("every N up to MAX_BITS has it"), op),
-            Kernel::Word => match self.word_ifma(&self.ifma_mul_bits()) {
+            Kernel::Word => match self.word_ifma(&self.ifma_residue_bits()) {
                 // Products and squarings without an allocation but the result's.
                 Some(k) => {
                     let (a, b) = match *op {
@@ -347,7 +349,7 @@ impl FastModulus {
     ) -> Result<Vec<Residue>, MontError> {
         use rayon::prelude::*;
         crate::engine::batch_lengths(a.len(), b.len())?;
-        self.prepare_mul_kernel();
+        self.prepare_residue_kernel();
         a.par_iter()
             .zip(b.par_iter())
             .with_min_len(self.min_chunk())
@@ -503,10 +505,16 @@ mod tests {
 
     #[test]
     fn word_level_residues_match_biguint() {
-        // 1024 and 1025 bits: the last limb count held inline and the first on the heap.
-        for bits in [2u32, 3, 63, 64, 65, 127, 128, 500, 1024, 1025, 2048] {
+        // 1024 and 1025 bits: the last limb count held inline and the first on the heap; and
+        // both sides of this CPU's `ifma_residue_bits` (where it is a size to test).
+        let cut = Thresholds::generic().ifma_residue_bits;
+        let mut sizes = vec![2u32, 3, 63, 64, 65, 127, 128, 500, 1024, 1025, 2048];
+        if let Ok(cut @ 2..=4096) = u32::try_from(cut) {
+            sizes.extend([cut - 1, cut]);
+        }
+        for bits in sizes {
             let n = (BigUint::from(1u8) << bits) - 1u8; // 2^k - 1: all ones, odd
-            let ifma = Thresholds::generic().ifma_mul_bits..=crate::mont::amm::MAX_BITS;
+            let ifma = cut..=crate::mont::amm::MAX_BITS;
             let word = if ifma.contains(&u64::from(bits)) && crate::mont::amm::enabled() {
                 "amm"
             } else {

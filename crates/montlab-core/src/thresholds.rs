@@ -150,10 +150,14 @@ pub struct Thresholds {
     /// Where constant-time exponentiations (`pow_sec`) run on the spectral kernel
     /// (branch-free, [`crate::pow::fixed::pow_sec_with`]) rather than the word level.
     pub spectral_sec_bits: Cut,
-    /// From this size on (up to [`crate::mont::amm::MAX_BITS`]), word-level products (`mul`,
-    /// `sqr`, `mul_many` and residues) run on the IFMA kernel `amm` rather than `cios`, where
-    /// the CPU has AVX-512 IFMA (set by the IFMA table; a table without it takes this CPU's).
+    /// From this size on (up to [`crate::mont::amm::MAX_BITS`]), word-level products on ints
+    /// (`mul`, `sqr`, `mul_many`) run on the IFMA kernel `amm` rather than Barrett on the word
+    /// level, where the CPU has AVX-512 IFMA (set by the IFMA table; a table without it takes
+    /// this CPU's).
     pub ifma_mul_bits: u64,
+    /// As `ifma_mul_bits`, for residues (whose products are one Montgomery product on `amm`
+    /// or `cios`, against two Montgomery products or one Barrett step on ints).
+    pub ifma_residue_bits: u64,
 }
 
 impl Thresholds {
@@ -186,6 +190,7 @@ impl Thresholds {
                 ntt_redc_pow_bits: u64::MAX,
                 spectral_sec_bits: Cut::NEVER,
                 ifma_mul_bits: u64::MAX,
+                ifma_residue_bits: u64::MAX,
             }
         } else {
             Self::generic()
@@ -201,7 +206,7 @@ impl Thresholds {
             // `ntt64_pow_bits`: this key's name in tables tuned before `ntt_redc` had an id.
             let single = matches!(
                 key,
-                "ntt_redc_pow_bits" | "ntt64_pow_bits" | "ifma_mul_bits"
+                "ntt_redc_pow_bits" | "ntt64_pow_bits" | "ifma_mul_bits" | "ifma_residue_bits"
             );
             let cut = parse_value(value, !single).ok_or(bad)?;
             match key {
@@ -209,6 +214,7 @@ impl Thresholds {
                 "spectral_pow_bits" => t.spectral_pow_bits = cut,
                 "spectral_sec_bits" => t.spectral_sec_bits = cut,
                 "ifma_mul_bits" => t.ifma_mul_bits = cut.first(),
+                "ifma_residue_bits" => t.ifma_residue_bits = cut.first(),
                 _ if single => t.ntt_redc_pow_bits = cut.first(),
                 _ => return Err(bad),
             }
@@ -240,14 +246,15 @@ mod tests {
             }
             assert!(t.ntt_redc_pow_bits > 0 && t.ntt_redc_pow_bits < u64::MAX);
         }
-        // The IFMA table sets the IFMA cut; the others take it from the table of this CPU.
-        assert!(GENERIC_THRESHOLDS_IFMA.contains("\nifma_mul_bits = "));
-        assert!(
-            Thresholds::parse(GENERIC_THRESHOLDS_IFMA)
-                .unwrap()
-                .ifma_mul_bits
-                < u64::MAX
-        );
+        // The IFMA table sets the IFMA cuts; the others take them from the table of this CPU.
+        let ifma = Thresholds::parse(GENERIC_THRESHOLDS_IFMA).unwrap();
+        for key in ["ifma_mul_bits", "ifma_residue_bits"] {
+            assert!(
+                GENERIC_THRESHOLDS_IFMA.contains(&format!("\n{key} = ")),
+                "{key}"
+            );
+        }
+        assert!(ifma.ifma_mul_bits < u64::MAX && ifma.ifma_residue_bits < u64::MAX);
         assert_eq!(
             Thresholds::generic(),
             Thresholds::parse(generic_thresholds_text()).unwrap()
@@ -262,8 +269,8 @@ mod tests {
         assert_eq!(t.ntt_redc_pow_bits, Thresholds::generic().ntt_redc_pow_bits);
         let t = Thresholds::parse("ntt_redc_pow_bits = 7").unwrap();
         assert_eq!(t.ntt_redc_pow_bits, 7);
-        let t = Thresholds::parse("ifma_mul_bits = 1_281").unwrap();
-        assert_eq!(t.ifma_mul_bits, 1281);
+        let t = Thresholds::parse("ifma_mul_bits = 1_281\nifma_residue_bits = 833").unwrap();
+        assert_eq!((t.ifma_mul_bits, t.ifma_residue_bits), (1281, 833));
         assert_eq!(t.spectral_pow_bits, Thresholds::generic().spectral_pow_bits);
         assert_eq!(
             Thresholds::parse("a = 1"),
@@ -307,6 +314,7 @@ mod tests {
             "spectral_pow_bits = [1, 2",
             "ntt_redc_pow_bits = [1, 2]",
             "ifma_mul_bits = [1, 2]",
+            "ifma_residue_bits = [1, 2]",
         ] {
             assert_eq!(
                 Thresholds::parse(bad),

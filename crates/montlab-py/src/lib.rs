@@ -160,6 +160,7 @@ fn thresholds_dict(t: Thresholds) -> BTreeMap<&'static str, CutValue> {
         ("ntt_redc_pow_bits", CutValue::One(t.ntt_redc_pow_bits)),
         ("spectral_sec_bits", t.spectral_sec_bits.into()),
         ("ifma_mul_bits", CutValue::One(t.ifma_mul_bits)),
+        ("ifma_residue_bits", CutValue::One(t.ifma_residue_bits)),
     ])
 }
 
