@@ -254,9 +254,9 @@ mod tests {
         *state
     }
 
-    /// The vector conversions equal the scalar ones for every length from 1 to 70 limbs (all
-    /// residues of the 13-block period, both digit-block parities, every tail), on random,
-    /// all-ones and single-bit values, and round-trip.
+    /// The vector conversions equal the scalar ones for every length from 1 to 70 limbs (both
+    /// digit-block parities, every tail) and past the 13-block period of the limb blocks (up
+    /// to 826 limbs, 52830 bits), on random, all-ones and single-bit values, and round-trip.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn vector_conversions_match_scalar() {
@@ -265,7 +265,7 @@ mod tests {
             return;
         }
         let mut state = 0x2545_f491_4f6c_dd1d;
-        for s in 1..=70usize {
+        for s in (1..=70usize).chain([103, 104, 105, 112, 113, 208, 417, 826]) {
             let vecs = (64 * s).div_ceil(52).div_ceil(LANES) + usize::from(s % 3 == 0);
             let values = [
                 (0..s).map(|_| xorshift(&mut state)).collect::<Vec<u64>>(),
