@@ -9,20 +9,24 @@
 //! k + 1 limbs, precomputed once per modulus.
 //!
 //! Inputs: odd N > 1; `0 <= x, y < N`, `s` limbs each. Output: `x y mod N`, fully reduced.
-//! Steps: w = x y (2k limbs: [`karatsuba::mul`], split from its threshold; the rows of
-//! `mont::sqr` for a square); q3 = floor(floor(w / b^(k-1)) mu / b^(k+1)), the product taken
-//! only over digit pairs i + j >= k - 1, so q3 is at most 3 below the exact quotient (2 from
-//! Barrett's bound, 1 from the dropped columns, whose sum is below k b^k < b^(k+1)); r = (w -
-//! q3 N) mod b^(k+1) < 4N, then at most 3 subtractions.
+//! Steps: w = x y (2k limbs: [`karatsuba::mul`] or [`karatsuba::sqr`], split from their
+//! thresholds); q3 = floor(floor(w / b^(k-1)) mu / b^(k+1)), below [`SPLIT_LIMBS`] the product
+//! taken only over digit pairs i + j >= k - 1, so q3 is at most 3 below the exact quotient (2
+//! from Barrett's bound, 1 from the dropped columns, whose sum is below k b^k < b^(k+1)); r =
+//! (w - q3 N) mod b^(k+1) < 4N, then at most 3 subtractions. From [`SPLIT_LIMBS`] the two
+//! truncated products are sub-quadratic: q1 mu in full ([`karatsuba::mul`], so q3 is at most 2
+//! below) and q3 N mod b^(k+1) as a short product (`redc_n::mullo`, Mulders' split with equal
+//! halves).
 //! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of
 //! [`crate::mont::adx`] from [`crate::mont::adx::MIN_LIMBS`] limbs, where each triangle's rows
 //! (growing for q2, shrinking for r2) run as one assembly loop and the subtractions as ADC/SBB
-//! chains. Cost about 2 k^2 word products (less the split's saving on x y), one Montgomery
-//! product's worth, where the Montgomery route to x y mod N takes two.
+//! chains. Cost about 2 k^2 word products below [`SPLIT_LIMBS`] (less the split's saving on
+//! x y), one Montgomery product's worth, where the Montgomery route to x y mod N takes two;
+//! from it, three Karatsuba products' worth.
 //!
 //! Timing: the final subtractions depend on the values, and on the ADX rows the product's split
-//! runs on `VarTime` rows (`mont::vartime`): variable time. Left out: constant time, a split of
-//! the truncated products and of the square, and operands at or above N (callers check them).
+//! runs on `VarTime` rows (`mont::vartime`): variable time. Left out: constant time, Toom-Cook
+//! and FFT products, and operands at or above N (callers check them).
 
 use num_bigint::BigUint;
 
@@ -30,12 +34,19 @@ use crate::bigarith;
 use crate::limb::{self, Limb, LIMB_BITS};
 use crate::mont::sqr::Rows;
 use crate::mont::vartime::VarTime;
-use crate::mont::{adx, karatsuba, sqr};
+use crate::mont::{adx, karatsuba, redc_n, sqr};
 use crate::params::OddModulus;
+
+/// Moduli of this many limbs or more take the truncated products sub-quadratically (see the
+/// module documentation). Chosen on the MULX/ADX rows of a Zen 4 with `examples/
+/// barrett_timings.rs` at each setting: the split took 1.05, 0.99, 1.06, 1.04 and 1.03 of the
+/// rows' time for products at 112, 128, 144, 160 and 176 limbs, and 0.91–0.95 from 192 to 272.
+pub const SPLIT_LIMBS: usize = 192;
 
 /// The Barrett constant of one modulus.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BarrettParams {
+    /// N, k limbs and a zero limb (the short product takes k + 1).
     n: Vec<Limb>,
     /// floor(b^(2k) / N), exactly k + 1 limbs.
     mu: Vec<Limb>,
@@ -53,7 +64,9 @@ impl BarrettParams {
             .to_u64_digits();
         debug_assert!(mu.len() <= k + 1);
         mu.resize(k + 1, 0); // N >= b^(k-1) and N != b^(k-1), so mu < b^(k+1)
-        Self { n: n.to_vec(), mu }
+        let mut n = n.to_vec();
+        n.push(0);
+        Self { n, mu }
     }
 
     /// `x y mod N` (`y = None`: `x^2`) for `x, y < N` of exactly `s` limbs (checked by
@@ -63,7 +76,7 @@ impl BarrettParams {
     /// If an operand is not `s` limbs.
     #[must_use]
     pub fn mul_mod(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
-        let k = self.n.len();
+        let k = self.n.len() - 1;
         assert!(
             x.len() == k && y.is_none_or(|y| y.len() == k),
             "barrett: operands must be s limbs"
@@ -82,13 +95,22 @@ impl BarrettParams {
         y: Option<&[Limb]>,
         rows: impl Rows,
     ) -> Vec<Limb> {
-        let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
-        debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
+        let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len() - 1);
+        let (nk, split) = (&n[..k], k >= SPLIT_LIMBS);
+        debug_assert!(limb::cmp(x, nk).is_lt() && y.is_none_or(|y| limb::cmp(y, nk).is_lt()));
         // One zeroed scratch (on the stack up to 64 limbs): w, q2, r, then the product's or
-        // the square's; w = x y.
-        let sc_len = match y {
+        // the square's, and from SPLIT_LIMBS the split truncated products'; w = x y.
+        let product_sc = match y {
             Some(_) => karatsuba::scratch_len(k),
-            None => k + 1,
+            None => karatsuba::sqr_scratch_len(k),
+        };
+        let sc_len = if split {
+            redc_n::max(
+                product_sc,
+                redc_n::max(karatsuba::scratch_len(k + 1), redc_n::mullo_scratch(k + 1)),
+            )
+        } else {
+            product_sc
         };
         limb::with_scratch(5 * k + 3 + sc_len, |scratch| {
             let (w, q2) = scratch.split_at_mut(2 * k);
@@ -96,29 +118,36 @@ impl BarrettParams {
             let (r, sc) = rest.split_at_mut(k + 1);
             match y {
                 Some(y) => karatsuba::mul(x, y, w, sc, rows),
-                None => rows.square::<0>(x, w, &mut sc[..=k]),
+                None => karatsuba::sqr(x, w, sc, rows),
             }
-            // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1 digits);
-            // row i starts at column k - 1 (or at i) and its carry lands in q2[i + k + 1].
-            // Rows 0 to k - 2 are i + 2 limbs long (one loop), rows k - 1 and k all of mu.
             let q1 = &w[k - 1..];
-            rows.rows_up(&mut q2[k - 1..], mu, &q1[..k - 1], 2);
-            for i in k - 1..=k {
-                q2[i + k + 1] = rows.addmul_1(&mut q2[i..i + k + 1], mu, q1[i]);
+            if split {
+                // q2 = q1 mu in full, r2 = q3 N mod b^(k+1) (N with its zero limb).
+                karatsuba::mul(q1, mu, q2, sc, rows);
+                redc_n::mullo(r, &q2[k + 1..], n, sc, rows);
+            } else {
+                // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1
+                // digits); row i starts at column k - 1 (or at i) and its carry lands in
+                // q2[i + k + 1]. Rows 0 to k - 2 are i + 2 limbs long (one loop), rows k - 1
+                // and k all of mu.
+                rows.rows_up(&mut q2[k - 1..], mu, &q1[..k - 1], 2);
+                for i in k - 1..=k {
+                    q2[i + k + 1] = rows.addmul_1(&mut q2[i..i + k + 1], mu, q1[i]);
+                }
+                let q3 = &q2[k + 1..];
+                // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb
+                // k; rows 2 to k are k + 1 - i limbs long, one loop).
+                r[k] = rows.addmul_1(&mut r[..k], nk, q3[0]);
+                rows.addmul_1(&mut r[1..=k], nk, q3[1]);
+                rows.rows_down(&mut r[2..], nk, &q3[2..], k - 1);
             }
-            let q3 = &q2[k + 1..];
-            // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb k; rows
-            // 2 to k are k + 1 - i limbs long, one loop).
-            r[k] = rows.addmul_1(&mut r[..k], n, q3[0]);
-            rows.addmul_1(&mut r[1..=k], n, q3[1]);
-            rows.rows_down(&mut r[2..], n, &q3[2..], k - 1);
             // d = (w - r2) mod b^(k+1) (in q2's low limbs, free now), below 4N; then subtract
             // N while d >= N.
             let d = &mut q2[..=k];
             rows.sub_n(d, &w[..=k], r, 0);
             let mut subtractions = 0;
             while limb::cmp(d, n).is_ge() {
-                d[k] = d[k].wrapping_sub(rows.sub_assign_n(&mut d[..k], n, 0));
+                d[k] = d[k].wrapping_sub(rows.sub_assign_n(&mut d[..k], nk, 0));
                 subtractions += 1;
                 debug_assert!(
                     subtractions <= 3,
@@ -134,7 +163,8 @@ impl BarrettParams {
 mod tests {
     use super::*;
 
-    /// Every length 1 to 70, portable and ADX rows (constant and variable time), against
+    /// Every length 1 to 70 and both sides of [`SPLIT_LIMBS`], portable and ADX rows (constant
+    /// and variable time), against
     /// `BigUint`: all-ones, random, short-top-limb and b^(k-1) + 1 moduli; random, N - 1 and 0
     /// operands; products and squares.
     #[test]
@@ -142,7 +172,7 @@ mod tests {
         let adx =
             adx::adx_or_skip("barrett on ADX rows").then(|| adx::Adx::new().expect("checked"));
         let mut seed = 0x5eed_0bad_f00d_1234;
-        for k in 1..=70 {
+        for k in (1..=70).chain([95, 96, 97, 128, 129, 200]) {
             for (case, n) in limb::edge_moduli(&mut seed, k).into_iter().enumerate() {
                 let p = BarrettParams::new(&OddModulus::new(&n).unwrap());
                 let nb = bigarith::from_limbs(&n);

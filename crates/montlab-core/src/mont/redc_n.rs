@@ -62,7 +62,8 @@ pub(crate) const fn max(a: usize, b: usize) -> usize {
     }
 }
 
-const fn mullo_scratch(n: usize) -> usize {
+/// Scratch of [`mullo`] for `n` limbs.
+pub(crate) const fn mullo_scratch(n: usize) -> usize {
     if n < MULLO_SPLIT {
         0
     } else {
@@ -245,10 +246,11 @@ fn fold_plus(r: &mut [Limb], lo: &[Limb], hi: &[Limb], z: &mut [Limb], rows: imp
     add_small(r, z, b, rows)
 }
 
-/// `r = a b mod W^n` (`n = r.len() = a.len() = b.len()`), `sc` [`mullo_scratch`]`(n)` limbs:
-/// one triangle of rows, or from [`MULLO_SPLIT`] the full product of the low h = ceil(n / 2)
-/// limbs and two short products of the other l = n - h for the middle.
-fn mullo(r: &mut [Limb], a: &[Limb], b: &[Limb], sc: &mut [Limb], rows: impl Rows) {
+/// `r = a b mod W^n` (`n = r.len()`; `a` and `b` of at least n limbs, the low n taken), `sc`
+/// [`mullo_scratch`]`(n)` limbs: one triangle of rows, or from [`MULLO_SPLIT`] the full
+/// product of the low h = ceil(n / 2) limbs and two short products of the other l = n - h for
+/// the middle.
+pub(crate) fn mullo(r: &mut [Limb], a: &[Limb], b: &[Limb], sc: &mut [Limb], rows: impl Rows) {
     let n = r.len();
     if n < MULLO_SPLIT {
         r.fill(0);
