@@ -15,14 +15,15 @@
 //! from Barrett's bound, 1 from the dropped columns, whose sum is below k b^k < b^(k+1)); r =
 //! (w - q3 N) mod b^(k+1) < 4N, then at most 3 subtractions. From [`SPLIT_LIMBS`] the two
 //! truncated products are sub-quadratic: q1 mu in full ([`karatsuba::mul`], so q3 is at most 2
-//! below) and q3 N mod b^(k+1) as a short product (`redc_n::mullo`, Mulders' split with equal
-//! halves).
+//! below), and r from q3 N mod (b^rn - 1), rn = k + 1 rounded up to a multiple of 8, as GMP's
+//! `mpn_mu_div_qr` takes it: r = (w - q3 N) mod (b^rn - 1), exact because r < 4N < b^rn - 1
+//! (the wrapped product is `redc_n`'s, N's residues at its splits precomputed).
 //! Every row is one `r += v a` pass: the portable loop, or the MULX/ADX row of
 //! [`crate::mont::adx`] from [`crate::mont::adx::MIN_LIMBS`] limbs, where each triangle's rows
 //! (growing for q2, shrinking for r2) run as one assembly loop and the subtractions as ADC/SBB
 //! chains. Cost about 2 k^2 word products below [`SPLIT_LIMBS`] (less the split's saving on
 //! x y), one Montgomery product's worth, where the Montgomery route to x y mod N takes two;
-//! from it, three Karatsuba products' worth.
+//! from it, about two and a half Karatsuba products' worth.
 //!
 //! Timing: the final subtractions depend on the values, and on the ADX rows the product's split
 //! runs on `VarTime` rows (`mont::vartime`): variable time. Left out: constant time, Toom-Cook
@@ -39,17 +40,18 @@ use crate::params::OddModulus;
 
 /// Moduli of this many limbs or more take the truncated products sub-quadratically (see the
 /// module documentation). Chosen on the MULX/ADX rows of a Zen 4 with `examples/
-/// barrett_timings.rs` at each setting: the split took 1.05, 0.99, 1.06, 1.04 and 1.03 of the
-/// rows' time for products at 112, 128, 144, 160 and 176 limbs, and 0.91–0.95 from 192 to 272.
-pub const SPLIT_LIMBS: usize = 192;
+/// barrett_timings.rs` at each setting (two runs): the split took 1.17 of the rows' time for
+/// products at 64 limbs, 1.04 at 96, 1.00 at 128, 0.98 at 160, 0.97 at 176 and 0.87 at 192.
+pub const SPLIT_LIMBS: usize = 160;
 
 /// The Barrett constant of one modulus.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BarrettParams {
-    /// N, k limbs and a zero limb (the short product takes k + 1).
     n: Vec<Limb>,
     /// floor(b^(2k) / N), exactly k + 1 limbs.
     mu: Vec<Limb>,
+    /// N for products mod b^rn - 1, from [`SPLIT_LIMBS`] limbs.
+    wrap: Option<redc_n::WrapOperand>,
 }
 
 impl BarrettParams {
@@ -64,9 +66,12 @@ impl BarrettParams {
             .to_u64_digits();
         debug_assert!(mu.len() <= k + 1);
         mu.resize(k + 1, 0); // N >= b^(k-1) and N != b^(k-1), so mu < b^(k+1)
-        let mut n = n.to_vec();
-        n.push(0);
-        Self { n, mu }
+        let wrap = (k >= SPLIT_LIMBS).then(|| redc_n::WrapOperand::new(n, redc_n::wrap_len(k + 1)));
+        Self {
+            n: n.to_vec(),
+            mu,
+            wrap,
+        }
     }
 
     /// `x y mod N` (`y = None`: `x^2`) for `x, y < N` of exactly `s` limbs (checked by
@@ -76,7 +81,7 @@ impl BarrettParams {
     /// If an operand is not `s` limbs.
     #[must_use]
     pub fn mul_mod(&self, x: &[Limb], y: Option<&[Limb]>) -> Vec<Limb> {
-        let k = self.n.len() - 1;
+        let k = self.n.len();
         assert!(
             x.len() == k && y.is_none_or(|y| y.len() == k),
             "barrett: operands must be s limbs"
@@ -95,22 +100,22 @@ impl BarrettParams {
         y: Option<&[Limb]>,
         rows: impl Rows,
     ) -> Vec<Limb> {
-        let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len() - 1);
-        let (nk, split) = (&n[..k], k >= SPLIT_LIMBS);
-        debug_assert!(limb::cmp(x, nk).is_lt() && y.is_none_or(|y| limb::cmp(y, nk).is_lt()));
+        let (n, mu, k) = (&self.n[..], &self.mu[..], self.n.len());
+        debug_assert!(limb::cmp(x, n).is_lt() && y.is_none_or(|y| limb::cmp(y, n).is_lt()));
         // One zeroed scratch (on the stack up to 64 limbs): w, q2, r, then the product's or
         // the square's, and from SPLIT_LIMBS the split truncated products'; w = x y.
         let product_sc = match y {
             Some(_) => karatsuba::scratch_len(k),
             None => karatsuba::sqr_scratch_len(k),
         };
-        let sc_len = if split {
-            redc_n::max(
-                product_sc,
-                redc_n::max(karatsuba::scratch_len(k + 1), redc_n::mullo_scratch(k + 1)),
-            )
-        } else {
-            product_sc
+        let sc_len = match &self.wrap {
+            Some(wrap) => {
+                let rn = wrap.len();
+                let wrapped = 3 * rn + redc_n::bnm1_scratch(rn);
+                let quotient = karatsuba::scratch_len(k + 1);
+                redc_n::max(product_sc, redc_n::max(quotient, wrapped))
+            }
+            None => product_sc,
         };
         limb::with_scratch(5 * k + 3 + sc_len, |scratch| {
             let (w, q2) = scratch.split_at_mut(2 * k);
@@ -121,10 +126,34 @@ impl BarrettParams {
                 None => karatsuba::sqr(x, w, sc, rows),
             }
             let q1 = &w[k - 1..];
-            if split {
-                // q2 = q1 mu in full, r2 = q3 N mod b^(k+1) (N with its zero limb).
+            let d = if let Some(wrap) = &self.wrap {
+                // q2 = q1 mu in full; r = (w mod M - q3 N mod M) mod M, M = b^rn - 1.
                 karatsuba::mul(q1, mu, q2, sc, rows);
-                redc_n::mullo(r, &q2[k + 1..], n, sc, rows);
+                let (q2, q3) = q2.split_at_mut(k + 1);
+                let rn = wrap.len();
+                let (a, sc) = sc.split_at_mut(rn);
+                let (p, sc) = sc.split_at_mut(rn);
+                let (t, sc) = sc.split_at_mut(rn);
+                a[..=k].copy_from_slice(q3);
+                a[k + 1..].fill(0);
+                wrap.mulmod(p, a, sc, rows);
+                // w mod M: its high limbs (2 k - rn < rn of them) padded, then folded.
+                let (lo, hi) = w.split_at(rn);
+                a[..hi.len()].copy_from_slice(hi);
+                a[hi.len()..].fill(0);
+                let z = &mut sc[..rn];
+                z.fill(0);
+                redc_n::fold_minus(t, lo, a, z, rows);
+                // t - p mod M: a borrow wraps by b^rn, one more than M.
+                if rows.sub_assign_n(t, p, 0) != 0 {
+                    limb::sub_1_vartime(t, 1);
+                }
+                if t.iter().all(|&l| l == Limb::MAX) {
+                    t.fill(0); // M stands for 0
+                }
+                debug_assert!(t[k + 1..].iter().all(|&l| l == 0), "barrett: r >= b^(k+1)");
+                q2.copy_from_slice(&t[..=k]);
+                q2
             } else {
                 // q2 = q1 mu over the digit pairs i + j >= k - 1, q1 = w / b^(k-1) (k + 1
                 // digits); row i starts at column k - 1 (or at i) and its carry lands in
@@ -137,17 +166,18 @@ impl BarrettParams {
                 let q3 = &q2[k + 1..];
                 // r2 = q3 N mod b^(k+1): row i keeps columns up to k (row 0's carry is limb
                 // k; rows 2 to k are k + 1 - i limbs long, one loop).
-                r[k] = rows.addmul_1(&mut r[..k], nk, q3[0]);
-                rows.addmul_1(&mut r[1..=k], nk, q3[1]);
-                rows.rows_down(&mut r[2..], nk, &q3[2..], k - 1);
-            }
-            // d = (w - r2) mod b^(k+1) (in q2's low limbs, free now), below 4N; then subtract
-            // N while d >= N.
-            let d = &mut q2[..=k];
-            rows.sub_n(d, &w[..=k], r, 0);
+                r[k] = rows.addmul_1(&mut r[..k], n, q3[0]);
+                rows.addmul_1(&mut r[1..=k], n, q3[1]);
+                rows.rows_down(&mut r[2..], n, &q3[2..], k - 1);
+                // d = (w - r2) mod b^(k+1) (in q2's low limbs, free now).
+                let d = &mut q2[..=k];
+                rows.sub_n(d, &w[..=k], r, 0);
+                d
+            };
+            // d < 4N: subtract N while d >= N.
             let mut subtractions = 0;
             while limb::cmp(d, n).is_ge() {
-                d[k] = d[k].wrapping_sub(rows.sub_assign_n(&mut d[..k], nk, 0));
+                d[k] = d[k].wrapping_sub(rows.sub_assign_n(&mut d[..k], n, 0));
                 subtractions += 1;
                 debug_assert!(
                     subtractions <= 3,
@@ -172,7 +202,7 @@ mod tests {
         let adx =
             adx::adx_or_skip("barrett on ADX rows").then(|| adx::Adx::new().expect("checked"));
         let mut seed = 0x5eed_0bad_f00d_1234;
-        for k in (1..=70).chain([95, 96, 97, 128, 129, 200]) {
+        for k in (1..=70).chain([96, 159, 160, 161, 200, 257, 384]) {
             for (case, n) in limb::edge_moduli(&mut seed, k).into_iter().enumerate() {
                 let p = BarrettParams::new(&OddModulus::new(&n).unwrap());
                 let nb = bigarith::from_limbs(&n);

@@ -1,6 +1,7 @@
 //! `redc_n`: sub-quadratic Montgomery reduction of long numbers, under the squarings and
 //! products of [`crate::mont::sqr`] and [`crate::mont::cios`]: from [`MIN_LIMBS`] on the
-//! variable-time rows, from [`CT_MIN_LIMBS`] on the constant-time ones.
+//! variable-time rows, from [`CT_MIN_LIMBS`] on the constant-time ones. Its products mod
+//! W^n - 1 also give Barrett's remainder in [`crate::barrett`] ([`WrapOperand`]).
 //!
 //! Citation: P. L. Montgomery, "Modular multiplication without trial division", Math. Comp.
 //! 44(170), 1985 (REDC with the whole quotient q = T N^-1 mod R, here in the subtractive form
@@ -62,8 +63,7 @@ pub(crate) const fn max(a: usize, b: usize) -> usize {
     }
 }
 
-/// Scratch of [`mullo`] for `n` limbs.
-pub(crate) const fn mullo_scratch(n: usize) -> usize {
+const fn mullo_scratch(n: usize) -> usize {
     if n < MULLO_SPLIT {
         0
     } else {
@@ -75,11 +75,12 @@ pub(crate) const fn mullo_scratch(n: usize) -> usize {
 
 /// The length of the wrapped product for s limbs: s rounded up to a multiple of 8, so that
 /// from 96 limbs it splits at least three times (s <= rn < 2 s).
-const fn wrap_len(s: usize) -> usize {
+pub(crate) const fn wrap_len(s: usize) -> usize {
     s.div_ceil(8) * 8
 }
 
-const fn bnm1_scratch(n: usize) -> usize {
+/// Scratch of [`mulmod_bnm1`] for `n` limbs.
+pub(crate) const fn bnm1_scratch(n: usize) -> usize {
     if n < BNM1_SPLIT || n % 2 == 1 {
         2 * n + max(karatsuba::scratch_len(n), n)
     } else {
@@ -116,7 +117,7 @@ pub(crate) fn applies_on(s: usize, rows: impl Rows) -> bool {
 
 /// N's residues at one split of the product mod W^(2 h) - 1: N mod (W^h - 1) (`m`, h limbs)
 /// and N mod (W^h + 1) (`p`, h limbs, and its top bit `top`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Split {
     m: Vec<Limb>,
     p: Vec<Limb>,
@@ -152,6 +153,37 @@ impl Consts {
             splits: splits(&wide),
             n: wide,
         }
+    }
+}
+
+/// A fixed operand b of products mod W^n - 1 ([`mulmod_bnm1`]), with its residues at each
+/// split: the second factor of Barrett's q3 N (`crate::barrett`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct WrapOperand {
+    b: Vec<Limb>,
+    splits: Vec<Split>,
+}
+
+impl WrapOperand {
+    /// `b` (at most `n` limbs) for products mod W^n - 1.
+    pub(crate) fn new(b: &[Limb], n: usize) -> Self {
+        let mut b = b.to_vec();
+        b.resize(n, 0);
+        Self {
+            splits: splits(&b),
+            b,
+        }
+    }
+
+    /// n, the length of the products.
+    pub(crate) fn len(&self) -> usize {
+        self.b.len()
+    }
+
+    /// `r = a b mod (W^n - 1)` in [0, W^n - 1] for `a` of n limbs; `sc`
+    /// [`bnm1_scratch`]`(n)` limbs.
+    pub(crate) fn mulmod(&self, r: &mut [Limb], a: &[Limb], sc: &mut [Limb], rows: impl Rows) {
+        mulmod_bnm1(r, a, &self.b, &self.splits, sc, rows);
     }
 }
 
@@ -233,7 +265,13 @@ fn sub_small(r: &mut [Limb], z: &mut [Limb], d: Limb, rows: impl Rows) -> Limb {
 }
 
 /// `r = lo + hi mod (W^h - 1)`, a value in [0, W^h - 1] (W^h - 1 stands for 0 too).
-fn fold_minus(r: &mut [Limb], lo: &[Limb], hi: &[Limb], z: &mut [Limb], rows: impl Rows) {
+pub(crate) fn fold_minus(
+    r: &mut [Limb],
+    lo: &[Limb],
+    hi: &[Limb],
+    z: &mut [Limb],
+    rows: impl Rows,
+) {
     let c = rows.add_n(r, lo, hi, 0);
     // After a carry r <= W^h - 2, so adding it back carries no further.
     add_small(r, z, c, rows);
@@ -246,11 +284,10 @@ fn fold_plus(r: &mut [Limb], lo: &[Limb], hi: &[Limb], z: &mut [Limb], rows: imp
     add_small(r, z, b, rows)
 }
 
-/// `r = a b mod W^n` (`n = r.len()`; `a` and `b` of at least n limbs, the low n taken), `sc`
-/// [`mullo_scratch`]`(n)` limbs: one triangle of rows, or from [`MULLO_SPLIT`] the full
-/// product of the low h = ceil(n / 2) limbs and two short products of the other l = n - h for
-/// the middle.
-pub(crate) fn mullo(r: &mut [Limb], a: &[Limb], b: &[Limb], sc: &mut [Limb], rows: impl Rows) {
+/// `r = a b mod W^n` (`n = r.len() = a.len() = b.len()`), `sc` [`mullo_scratch`]`(n)` limbs:
+/// one triangle of rows, or from [`MULLO_SPLIT`] the full product of the low h = ceil(n / 2)
+/// limbs and two short products of the other l = n - h for the middle.
+fn mullo(r: &mut [Limb], a: &[Limb], b: &[Limb], sc: &mut [Limb], rows: impl Rows) {
     let n = r.len();
     if n < MULLO_SPLIT {
         r.fill(0);
