@@ -193,10 +193,9 @@ impl BarrettParams {
 mod tests {
     use super::*;
 
-    /// Every length 1 to 70 and both sides of [`SPLIT_LIMBS`], portable and ADX rows (constant
-    /// and variable time), against
-    /// `BigUint`: all-ones, random, short-top-limb and b^(k-1) + 1 moduli; random, N - 1 and 0
-    /// operands; products and squares.
+    /// Every length 1 to 70, both sides of [`SPLIT_LIMBS`] and longer ones, portable and ADX
+    /// rows (constant and variable time), against `BigUint`: all-ones, random, short-top-limb
+    /// and b^(k-1) + 1 moduli; random, N - 1 and 0 operands; products and squares.
     #[test]
     fn equals_biguint() {
         let adx =
