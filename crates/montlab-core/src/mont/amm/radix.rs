@@ -5,8 +5,9 @@
 //! or 32 (j odd); each of its digits lies in two of the eight limbs from there, so one masked
 //! load, two lane permutations and a double shift make the block.
 //! 52 to 64: block j of limbs starts at bit 512 j, digit floor(512 j / 52) at an offset that
-//! repeats every 13 blocks; each limb takes three digits of the sixteen from there. Digits must be below 2^52 (the kernel's elements are). Lengths need not be
-//! multiples of 8: loads and stores are masked at the ends of the slices.
+//! repeats every 13 blocks; each limb takes three digits of the sixteen from there. Digits
+//! must be below 2^52 (the kernel's elements are). Lengths need not be multiples of 8: loads
+//! and stores are masked at the ends of the slices.
 //!
 //! Variable time only in the lengths.
 
