@@ -9,12 +9,12 @@
 //! k + 1 limbs, precomputed once per modulus.
 //!
 //! Inputs: odd N > 1; `0 <= x, y < N`, `s` limbs each. Output: `x y mod N`, fully reduced.
-//! Steps: w = x y (2k limbs: [`karatsuba::mul`] or [`karatsuba::sqr`], split from their
+//! Steps: w = x y (2k limbs: [`karatsuba::mul`] or `karatsuba::sqr`, split from their
 //! thresholds); q3 = floor(floor(w / b^(k-1)) mu / b^(k+1)), below [`SPLIT_LIMBS`] the product
 //! taken only over digit pairs i + j >= k - 1, so q3 is at most 3 below the exact quotient (2
 //! from Barrett's bound, 1 from the dropped columns, whose sum is below k b^k < b^(k+1)); r =
 //! (w - q3 N) mod b^(k+1) < 4N, then at most 3 subtractions. From [`SPLIT_LIMBS`] the two
-//! truncated products are sub-quadratic: q1 mu in full ([`karatsuba::mul`], so q3 is at most 2
+//! truncated products are sub-quadratic: q1 mu in full (`karatsuba::mul`, so q3 is at most 2
 //! below), and r from q3 N mod (b^rn - 1), rn = k + 1 rounded up to a multiple of 8, as GMP's
 //! `mpn_mu_div_qr` takes it: r = (w - q3 N) mod (b^rn - 1), exact because r < 4N < b^rn - 1
 //! (the wrapped product is `redc_n`'s, N's residues at its splits precomputed).

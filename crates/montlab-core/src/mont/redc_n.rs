@@ -1,7 +1,7 @@
 //! `redc_n`: sub-quadratic Montgomery reduction of long numbers, under the squarings and
 //! products of [`crate::mont::sqr`] and [`crate::mont::cios`]: from [`MIN_LIMBS`] on the
 //! variable-time rows, from [`CT_MIN_LIMBS`] on the constant-time ones. Its products mod
-//! W^n - 1 also give Barrett's remainder in [`crate::barrett`] ([`WrapOperand`]).
+//! W^n - 1 also give Barrett's remainder in [`crate::barrett`] (`WrapOperand`).
 //!
 //! Citation: P. L. Montgomery, "Modular multiplication without trial division", Math. Comp.
 //! 44(170), 1985 (REDC with the whole quotient q = T N^-1 mod R, here in the subtractive form
