@@ -16,7 +16,8 @@
 //! Ranges: every input and output residue is in [0, N); `from_int` takes any x < N.
 //! Operations: a product or squaring is one Montgomery product on that kernel (a squaring on
 //! the word level runs the dedicated `sqr`); a sum,
-//! difference or negation is limb arithmetic mod N; a power runs the exponentiation kernel of
+//! difference or negation is limb arithmetic mod N (sums and differences on the MULX/ADX rows'
+//! ADC/SBB chains where the CPU has them); a power runs the exponentiation kernel of
 //! [`FastModulus::pow`] (which may be another kernel) between two conversions; an inverse is
 //! one extended gcd between two conversions.
 //!
@@ -31,7 +32,8 @@ use crate::bigarith::from_limbs as to_big;
 use crate::engine::{FastModulus, Kernel};
 use crate::error::MontError;
 use crate::limb::{self, Limb};
-use crate::mont::{cios, sqr};
+use crate::mont::sqr::Rows;
+use crate::mont::{adx, cios, sqr};
 use crate::pow::MontKernel;
 use crate::stop::Stop;
 use smallvec::SmallVec;
@@ -61,6 +63,31 @@ impl Residue {
     pub fn is_zero(&self) -> bool {
         self.limbs.iter().all(|&l| l == 0)
     }
+}
+
+/// `a + b mod N` (`add`) or `a - b mod N` on `rows`, for a, b < N: an ADC chain, then one
+/// subtraction when the sum reaches N (a + b < 2N) or overflowed the limbs; or an SBB chain,
+/// then N added back after a borrow.
+fn add_sub<R: Rows>(rows: R, add: bool, out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb]) {
+    if add {
+        let carry = rows.add_n(out, a, b, 0);
+        if carry != 0 || limb::cmp(out, n).is_ge() {
+            rows.sub_assign_n(out, n, 0);
+        }
+    } else if rows.sub_n(out, a, b, 0) != 0 {
+        rows.add_assign_n(out, n, 0);
+    }
+}
+
+/// [`add_sub`] as a new residue's limbs, on the MULX/ADX rows' ADC/SBB chains where the CPU
+/// has them for N's length, else on the portable rows.
+fn add_sub_limbs(add: bool, a: &[Limb], b: &[Limb], n: &[Limb]) -> Limbs {
+    let mut out = Limbs::from_elem(0, n.len());
+    match adx::Adx::for_limbs(n.len()) {
+        Some(rows) => add_sub(rows, add, &mut out, a, b, n),
+        None => add_sub(sqr::Portable, add, &mut out, a, b, n),
+    }
+    out
 }
 
 /// One kernel operation on residues' limbs.
@@ -237,13 +264,9 @@ impl FastModulus {
     pub fn residue_add(&self, a: &Residue, b: &Residue) -> Residue {
         self.check_len(a);
         self.check_len(b);
-        let mut out = a.limbs.clone();
-        let carry = limb::add_assign(&mut out, &b.limbs);
-        // a + b < 2N: one subtraction when it reaches N (or overflowed the limbs).
-        if carry != 0 || limb::cmp(&out, self.modulus()).is_ge() {
-            limb::sub_assign(&mut out, self.modulus());
+        Residue {
+            limbs: add_sub_limbs(true, &a.limbs, &b.limbs, self.modulus()),
         }
-        Residue { limbs: out }
     }
 
     /// `a - b mod N`.
@@ -253,11 +276,9 @@ impl FastModulus {
     pub fn residue_sub(&self, a: &Residue, b: &Residue) -> Residue {
         self.check_len(a);
         self.check_len(b);
-        let mut out = a.limbs.clone();
-        if limb::sub_assign(&mut out, &b.limbs) != 0 {
-            limb::add_assign(&mut out, self.modulus());
+        Residue {
+            limbs: add_sub_limbs(false, &a.limbs, &b.limbs, self.modulus()),
         }
-        Residue { limbs: out }
     }
 
     /// `-a mod N`.
