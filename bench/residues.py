@@ -94,7 +94,9 @@ def main() -> None:
     )
     args = ap.parse_args()
     keys = {"ifma_mul_bits": args.ifma_mul_bits, "ifma_residue_bits": args.ifma_residue_bits}
-    _native.set_thresholds("".join(f"{k} = {v}\n" for k, v in keys.items() if v is not None))
+    given = {k: v for k, v in keys.items() if v is not None}
+    if given:  # else the table in force stands
+        _native.set_thresholds("".join(f"{k} = {v}\n" for k, v in given.items()))
     rng = random.Random(args.seed)
     rows: list[dict[str, Any]] = []
     print(

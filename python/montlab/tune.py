@@ -330,8 +330,9 @@ def switch_points(points: list[Point]) -> CutValue:
     level, over the word level, and a stretch of the word level inside a spectral run, over
     the spectral kernel; else the kernel in use stays. The kernel switches off one bit above a
     band's largest measured size when the next band does not run spectral from its first size
-    (sizes between two measured ones go to the word level, the safe side). Beyond :data:`MAX_POINTS` switch points the earliest stretches are dropped (the
-    spectral kernel gains least there). One switch point is returned as an int, none as
+    (sizes between two measured ones go to the word level, the safe side). Beyond
+    :data:`MAX_POINTS` switch points the earliest stretches are dropped (the spectral kernel
+    gains least there). One switch point is returned as an int, none as
     :data:`NEVER`.
     """
     bands: list[list[Point]] = []
@@ -501,7 +502,7 @@ def run_tune(
         if op not in config.ops:
             value = _clamp(forced.saved[KEYS[op]])
             report.kept[KEYS[op]] = (value, "not in --ops: the table in force")
-    for k in OPTIONAL_KEYS - set(KEYS.values()):
+    for k in IFMA_KEYS:
         if k in forced.saved:
             report.kept[k] = (_clamp(forced.saved[k]), NOT_TUNED)
     live = set(config.ops)

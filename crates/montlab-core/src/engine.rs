@@ -246,7 +246,7 @@ impl FastModulus {
         self.pow_kernel() == Kernel::Word && self.word_ifma(&IFMA_POW_BITS).is_some()
     }
 
-    /// Sizes of N (bits) whose word-level products (`mul`, `sqr`, `mul_many`, residues) run on
+    /// Sizes of N (bits) whose word-level products on ints (`mul`, `sqr`, `mul_many`) run on
     /// the IFMA kernel when the CPU has it: from the table's `ifma_mul_bits` up to
     /// [`amm::MAX_BITS`]. Whether they are word-level at all is decided by `spectral_mul_bits`.
     #[must_use]

@@ -65,6 +65,19 @@ impl Residue {
     }
 }
 
+/// `s` zero limbs for a result: inline up to [`INLINE_LIMBS`], else one plain allocation (not a
+/// calloc, which skips the allocator's per-thread cache).
+fn zeroed(s: usize) -> Limbs {
+    if s <= INLINE_LIMBS {
+        Limbs::from_elem(0, s)
+    } else {
+        #[expect(clippy::slow_vector_initialization, reason = "not a calloc")]
+        let mut v = Vec::with_capacity(s);
+        v.resize(s, 0);
+        Limbs::from_vec(v)
+    }
+}
+
 /// `a + b mod N` (`add`) or `a - b mod N` on `rows`, for a, b < N: an ADC chain, then one
 /// subtraction when the sum reaches N (a + b < 2N) or overflowed the limbs; or an SBB chain,
 /// then N added back after a borrow.
@@ -82,7 +95,7 @@ fn add_sub<R: Rows>(rows: R, add: bool, out: &mut [Limb], a: &[Limb], b: &[Limb]
 /// [`add_sub`] as a new residue's limbs, on the MULX/ADX rows' ADC/SBB chains where the CPU
 /// has them for N's length, else on the portable rows.
 fn add_sub_limbs(add: bool, a: &[Limb], b: &[Limb], n: &[Limb]) -> Limbs {
-    let mut out = Limbs::from_elem(0, n.len());
+    let mut out = zeroed(n.len());
     match adx::Adx::for_limbs(n.len()) {
         Some(rows) => add_sub(rows, add, &mut out, a, b, n),
         None => add_sub(sqr::Portable, add, &mut out, a, b, n),
@@ -143,25 +156,16 @@ impl FastModulus {
                         Op::Sqr(a) => (a, None),
                         _ => return run(k, op),
                     };
-                    let mut out = Limbs::from_elem(0, k.limbs());
+                    let mut out = zeroed(k.limbs());
                     k.mont_product_into(a, b, &mut out);
                     out
                 }
                 None => {
                     let p = self.word();
                     let s = p.s();
-                    // Scratch on the stack up to 4096 bits, sized to the modulus (it is zeroed);
-                    // the result inline up to INLINE_LIMBS, else one plain allocation (not a
-                    // calloc, which skips the allocator's per-thread cache).
+                    // Scratch on the stack up to 4096 bits, sized to the modulus (it is zeroed).
                     let len = cios::scratch_len(s).max(sqr::scratch_len(s));
-                    let mut out = if s <= INLINE_LIMBS {
-                        Limbs::from_elem(0, s)
-                    } else {
-                        #[expect(clippy::slow_vector_initialization, reason = "not a calloc")]
-                        let mut v = Vec::with_capacity(s);
-                        v.resize(s, 0);
-                        Limbs::from_vec(v)
-                    };
+                    let mut out = zeroed(s);
                     limb::with_scratch(len, |t| match *op {
                         Op::ToForm(x) => cios::mont_mul_vartime_into(
                             p,

@@ -823,14 +823,8 @@ mod tests {
             return;
         }
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
         for limbs in [2usize, 16, 24, 63, 64, 65, 80] {
-            let mut n: Vec<u64> = (0..limbs).map(|_| next()).collect();
+            let mut n = limb::xorshift_limbs(&mut state, limbs);
             n[0] |= 1;
             n[limbs - 1] |= 1 << 63;
             let p = IfmaParams::new(&OddModulus::new(&n).unwrap()).unwrap();
@@ -841,7 +835,7 @@ mod tests {
                 v.resize(limbs, 0);
                 v
             };
-            let random = pad(big(&(0..limbs).map(|_| next()).collect::<Vec<_>>()) % &nb);
+            let random = pad(big(&limb::xorshift_limbs(&mut state, limbs)) % &nb);
             let vals = [
                 pad(BigUint::default()),
                 pad(BigUint::from(1u8)),

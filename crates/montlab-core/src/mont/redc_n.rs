@@ -124,14 +124,12 @@ struct Split {
     top: Limb,
 }
 
-/// The constants of [`redc_into`] for one modulus: N^-1 mod R, N as rn limbs
-/// (`wrap_len`) and N's residues at each split of the product mod W^rn - 1 (the second
-/// operand of that product is always N).
+/// The constants of [`redc_into`] for one modulus: N^-1 mod R, and N as the fixed operand of
+/// the products mod W^rn - 1 (`wrap_len`).
 #[derive(Clone, Debug)]
 pub struct Consts {
     ip: Vec<Limb>,
-    n: Vec<Limb>,
-    splits: Vec<Split>,
+    n: WrapOperand,
 }
 
 impl Consts {
@@ -142,22 +140,18 @@ impl Consts {
         if !applies(n.len()) {
             return Self {
                 ip: Vec::new(),
-                n: Vec::new(),
-                splits: Vec::new(),
+                n: WrapOperand::new(&[], 0),
             };
         }
-        let mut wide = n.to_vec();
-        wide.resize(wrap_len(n.len()), 0);
         Self {
             ip: inverse(n, n0_inv),
-            splits: splits(&wide),
-            n: wide,
+            n: WrapOperand::new(n, wrap_len(n.len())),
         }
     }
 }
 
 /// A fixed operand b of products mod W^n - 1 ([`mulmod_bnm1`]), with its residues at each
-/// split: the second factor of Barrett's q3 N (`crate::barrett`).
+/// split: N in [`redc_into`] and in Barrett's q3 N (`crate::barrett`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WrapOperand {
     b: Vec<Limb>,
@@ -422,7 +416,7 @@ pub(crate) fn redc(
     let (y, sc) = sc.split_at_mut(rn);
     mullo(&mut q[..s], &w[..s], ip, sc, rows);
     q[s..].fill(0);
-    mulmod_bnm1(y, q, &consts.n, &consts.splits, sc, rows);
+    consts.n.mulmod(y, q, sc, rows);
     // q N = T mod W^s, so Y's low e limbs are T's: y - T[..e] = (Y - T[..e]) + H, whose low e
     // limbs are H (q N's limbs rn..2 s) and the rest Y's limbs e..rn (q N's limbs e..rn).
     let z = &mut sc[..rn];

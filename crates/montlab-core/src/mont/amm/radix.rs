@@ -35,19 +35,18 @@ fn block_lanes(d: &[Block]) -> &[u64] {
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use core::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_mask_storeu_epi64,
+        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_mask_storeu_epi64,
         _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_permutex2var_epi64,
         _mm512_permutexvar_epi64, _mm512_set1_epi64, _mm512_sllv_epi64, _mm512_srlv_epi64,
-        _mm512_store_si512, _mm512_sub_epi64,
+        _mm512_sub_epi64,
     };
 
+    use super::super::simd::{load as plan, store};
     use super::super::{Block, LANES, MASK52};
     use super::block_lanes;
 
-    /// A lane plan: permutation indexes and shift counts for eight lanes.
-    #[derive(Clone, Copy)]
-    #[repr(C, align(64))]
-    struct Lanes([u64; LANES]);
+    /// A lane plan: permutation indexes or shift counts for eight lanes.
+    type Lanes = Block;
 
     /// 64 to 52 for a block at limb offset `base` bits (0 or 32): the limb holding each digit's
     /// low bit, and the bit offset in it.
@@ -60,7 +59,7 @@ mod avx512 {
             off[i] = bit % 64;
             i += 1;
         }
-        [Lanes(idx), Lanes(off)]
+        [Block(idx), Block(off)]
     }
 
     /// Plans of even and odd digit blocks.
@@ -70,7 +69,7 @@ mod avx512 {
     /// 52 to 64 for limb block j, by j mod 13: each limb's first digit (from digit
     /// floor(512 j / 52)) and its bit offset in that digit.
     const FROM_PLAN: [[Lanes; 2]; 13] = {
-        let mut plan = [[Lanes([0; LANES]); 2]; 13];
+        let mut plan = [[Block([0; LANES]); 2]; 13];
         let mut j = 0;
         while j < 13 {
             let start = 512 * j as u64 % 52;
@@ -89,13 +88,6 @@ mod avx512 {
     /// Mask of the first `n` lanes (`n` <= 8).
     fn first(n: usize) -> u8 {
         u8::try_from((1u16 << n.min(LANES)) - 1).unwrap_or(u8::MAX)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn plan(p: &Lanes) -> __m512i {
-        // SAFETY: `p` is 64 readable bytes.
-        unsafe { _mm512_loadu_si512(p.0.as_ptr().cast()) }
     }
 
     /// Up to 8 lanes of `x` from `at` (lanes past its end are zero).
@@ -131,8 +123,7 @@ mod avx512 {
             let up = _mm512_sub_epi64(sixty_four, off);
             // A count of 64 (offset 0) gives 0: the digit lies in one limb.
             let dig = _mm512_or_si512(_mm512_srlv_epi64(lo, off), _mm512_sllv_epi64(hi, up));
-            // SAFETY: `blk` is 64 writable bytes aligned to 64 (`Block`'s layout).
-            unsafe { _mm512_store_si512(blk.0.as_mut_ptr().cast(), _mm512_and_si512(dig, mask)) };
+            store(blk, _mm512_and_si512(dig, mask));
         }
     }
 
@@ -247,13 +238,7 @@ fn from_digits_scalar(d: &[Block], out: &mut [u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
+    use crate::limb::xorshift_limbs;
 
     /// The vector conversions equal the scalar ones for every length from 1 to 70 limbs (both
     /// digit-block parities, every tail) and past the 13-block period of the limb blocks (up
@@ -274,7 +259,7 @@ mod tests {
         for s in (1..=70usize).chain([103, 104, 105, 112, 113, 208, 417, 826]) {
             let vecs = (64 * s).div_ceil(52).div_ceil(LANES) + usize::from(s % 3 == 0);
             let values = [
-                (0..s).map(|_| xorshift(&mut state)).collect::<Vec<u64>>(),
+                xorshift_limbs(&mut state, s),
                 vec![u64::MAX; s],
                 (0..s).map(|i| u64::from(i == s - 1) << 63).collect(),
             ];

@@ -15,14 +15,14 @@ use crate::pow::fixed::ct_eq_mask;
 
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn load(b: &Block) -> __m512i {
+pub(super) fn load(b: &Block) -> __m512i {
     // SAFETY: `b` is a valid reference to 64 bytes aligned to 64 (`Block`'s layout).
     unsafe { _mm512_load_si512(b.0.as_ptr().cast()) }
 }
 
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn store(b: &mut Block, v: __m512i) {
+pub(super) fn store(b: &mut Block, v: __m512i) {
     // SAFETY: as in `load`, and the reference is unique.
     unsafe { _mm512_store_si512(b.0.as_mut_ptr().cast(), v) }
 }
