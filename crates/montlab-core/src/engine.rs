@@ -523,7 +523,7 @@ impl FastModulus {
     }
 
     /// `base^exp mod N`, sliding windows on the kernel of [`FastModulus::pow_kernel_for`].
-    /// Variable time in `exp`, and on the word level's MULX/ADX rows from 48 limbs in the
+    /// Variable time in `exp`, and on the word level's MULX/ADX rows from 32 limbs in the
     /// values too ([`crate::pow::VarTimeWord`]).
     ///
     /// # Errors

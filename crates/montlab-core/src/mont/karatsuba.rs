@@ -23,12 +23,14 @@
 use crate::limb::{self, adc, Limb};
 use crate::mont::sqr::Rows;
 
-/// Products of this many limbs or more split; below, the schoolbook rows. Chosen by timing
-/// Montgomery products on the MULX/ADX rows of a Zen 3 with the split at 24, 32 and 48 limbs:
-/// splitting 32 limbs gained nothing and splitting down to 12 lost (`examples/word_timings.rs`
-/// times the products at each size; its effect on `powm` and residues is recorded in
-/// `docs/performance.md`).
-pub const MIN_LIMBS: usize = 48;
+/// Products of this many limbs or more split; below, the schoolbook rows. On a Zen 3, with the
+/// split at 24, 32 and 48 limbs, splitting 32 limbs gained nothing and splitting down to 12
+/// lost. On a Zen 4, splitting from 32 rather than 48 limbs made `redc_n`'s reduction at 128
+/// limbs 6 % faster on the variable-time MULX/ADX rows (its short product and its product mod
+/// W^128 - 1 bottom out in 32- and 16-limb products) and a 32-limb product 2 % faster; 24 and
+/// 20 were no better at 128 limbs and worse at 192 (`examples/word_timings.rs` times the
+/// products and reductions; the effect on `powm` is recorded in `docs/performance.md`).
+pub const MIN_LIMBS: usize = 32;
 
 /// Scratch of [`mul`] for `n` limbs: |x0 - x1|, |y0 - y1|, the other difference and their
 /// product (h + h + h + 2 h limbs, h = ceil(n / 2)), then the halves' own. Inlined: the

@@ -53,7 +53,7 @@ pub const fn window_bits(exp_bits: u64) -> u32 {
 }
 
 /// `base^exp mod N` by left-to-right sliding windows over CIOS products and `sqr` squarings
-/// ([`VarTimeWord`]). Variable time in `exp`, and on the MULX/ADX rows from 48 limbs in the
+/// ([`VarTimeWord`]). Variable time in `exp`, and on the MULX/ADX rows from 32 limbs in the
 /// values too.
 ///
 /// # Errors
