@@ -3,7 +3,8 @@ extensions loaded side by side, the same calls on the same operands interleaved 
 
 ``--baseline DIR`` is a ``pip install --target DIR`` of a wheel built at the baseline commit;
 its ``montlab/_native`` is loaded under another module name. The calls are ``FastModulus``
-methods with full-length exponents (``pow``, ``pow_sec``, and ``pow_sec_many`` on four bases),
+methods with full-length exponents (``pow``, ``pow_sec``, and ``pow_many`` and ``pow_sec_many``
+on four bases sharing one exponent),
 ``mul`` on ints, the product of two residues (``residue``: ``m(a) * m(b)``) and the RSA
 private operation ``pow_crt`` (constant time; ``bits`` is the size of p q, its primes from
 ``gmpy2.next_prime``), at sizes on both sides of the Karatsuba
@@ -38,10 +39,11 @@ from typing import Any
 from record import write_record
 
 #: (method, bits).
-METHODS = ("pow", "pow_sec", "pow_sec_many", "pow_crt", "mul", "residue")
+METHODS = ("pow", "pow_sec", "pow_many", "pow_sec_many", "pow_crt", "mul", "residue")
 CASES = [
     *(("pow", b) for b in (1024, 2048, 3072, 4096, 6144, 8192, 12288)),
     *(("pow_sec", b) for b in (1024, 2048, 4096, 8192)),
+    *(("pow_many", b) for b in (1024, 2048, 3072)),
     *(("pow_sec_many", b) for b in (1024, 2048, 3072)),
     *(("pow_crt", b) for b in (2048, 3072, 4096)),
     *(("mul", b) for b in (1024, 2048, 4096)),
@@ -84,14 +86,14 @@ def case_calls(ours: ModuleType, base: ModuleType, method: str, bits: int) -> li
             calls.append(lambda m=m: m.mul(a, b))
         elif method == "residue":
             calls.append(lambda x=m(a), y=m(b): x * y)
-        elif method == "pow_sec_many":
-            calls.append(lambda m=m: m.pow_sec_many(bases, [e] * len(bases)))
+        elif method in ("pow_many", "pow_sec_many"):
+            calls.append(lambda f=getattr(m, method): f(bases, [e] * len(bases)))
         elif method == "pow_crt":
             calls.append(lambda f=native.pow_crt: f(a, *key, True))
         else:
             calls.append(lambda m=m, f=getattr(m, method): f(a, e))
     got = [c() for c in calls]
-    if method == "pow_sec_many":
+    if method in ("pow_many", "pow_sec_many"):
         want: Any = [pow(x, e, n) for x in bases]
     elif method == "pow_crt":
         want = pow(a, d, n)

@@ -812,7 +812,10 @@ impl FastModulus {
             .collect()
     }
 
-    /// `[bases_i ^ exps_i mod N]` in input order, in parallel. Variable time.
+    /// `[bases_i ^ exps_i mod N]` in input order, in parallel. Variable time. On `amm`,
+    /// consecutive items with one exponent run as pairs on its two lanes by one sliding window
+    /// ([`pair::pow_pair_vartime`]) when N has [`FastModulus::pair_ifma`] and the batch has
+    /// two items per worker thread.
     ///
     /// # Errors
     /// [`MontError::EmptyBatch`], [`MontError::BatchLengthMismatch`], or
@@ -847,6 +850,25 @@ impl FastModulus {
         }
         let kernel = self.take_pow_kernel(total_bits);
         self.prepare_kernel(kernel, &IFMA_POW_BITS);
+        if let Some(k) = self.pair_kernel(kernel, bases.len()) {
+            // Consecutive items with one exponent as pairs on the kernel's two lanes, by one
+            // sliding window; the others (and an odd last item) alone.
+            let chunks: Vec<Vec<Vec<Limb>>> = bases
+                .par_chunks(2)
+                .zip(exps.par_chunks(2))
+                .map(|(b, e)| match (b, e) {
+                    ([b0, b1], [e0, e1]) if limb::cmp(e0.as_ref(), e1.as_ref()).is_eq() => {
+                        pair::pow_pair_vartime(k, [b0, b1], e0.as_ref(), stop).map(Vec::from)
+                    }
+                    _ => b
+                        .iter()
+                        .zip(e)
+                        .map(|(b, e)| self.pow_checked(kernel, b, e.as_ref(), stop))
+                        .collect(),
+                })
+                .collect::<Result<_, _>>()?;
+            return Ok(chunks.into_iter().flatten().collect());
+        }
         bases
             .par_iter()
             .zip(exps.par_iter())
@@ -855,18 +877,21 @@ impl FastModulus {
             .collect()
     }
 
-    /// The IFMA kernel when a `pow_sec_many` batch of `count` runs in pairs on its two lanes
-    /// ([`amm::amm_pair`], [`pair::pow_sec_pair`]): `pow_sec` on the word level, N with
+    /// The IFMA kernel when a batch of `count` exponentiations on `kernel` runs in pairs on
+    /// its two lanes ([`amm::amm_pair`]): `kernel` word-level, N with
     /// [`FastModulus::pair_ifma`], and at least two exponentiations per worker thread (with
     /// fewer, the threads run them side by side, which is faster than a pair on one of them).
-    /// Variable-time batches stay on one-lane sliding windows, which take fewer products: on
-    /// an AMD Zen 4 a pair's fixed window took 1.02-1.08 times their time from 1024 to 2304
-    /// bits (`examples/amm_pair_timings`).
-    fn sec_pair_kernel(&self, count: usize) -> Option<&IfmaParams> {
-        if self.pow_sec_kernel() != Kernel::Word || count < 2 * rayon::current_num_threads() {
+    fn pair_kernel(&self, kernel: Kernel, count: usize) -> Option<&IfmaParams> {
+        if kernel != Kernel::Word || count < 2 * rayon::current_num_threads() {
             return None;
         }
         self.pair_ifma()
+    }
+
+    /// The IFMA kernel when a `pow_sec_many` batch of `count` runs in pairs on its two lanes
+    /// ([`pair::pow_sec_pair`]), as [`FastModulus::pair_kernel`] for `pow_sec`'s kernel.
+    fn sec_pair_kernel(&self, count: usize) -> Option<&IfmaParams> {
+        self.pair_kernel(self.pow_sec_kernel(), count)
     }
 
     /// The IFMA kernel where two constant-time word-level exponentiations of N run faster as a

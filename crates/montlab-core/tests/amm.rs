@@ -571,6 +571,21 @@ fn pair_matches_one_lane_products_and_num_bigint() {
                 [Some(b0), Some(b1)] => Some([b0, b1]),
                 _ => None, // a sigma shared a factor with its modulus
             };
+            // Variable time, one exponent for both lanes of N0: lane 0's exponent, 0 and 1.
+            let pb = [padded(&b[0], s[0]), padded(&rng.below(&n[0]), s[0])];
+            for ev in [e[0].clone(), BigUint::default(), one.clone()] {
+                let got = montlab_core::pow::pair::pow_pair_vartime(
+                    &k[0],
+                    [&pb[0], &pb[1]],
+                    &limbs(&ev),
+                    Stop::never(),
+                )
+                .unwrap();
+                for i in 0..2 {
+                    let want = padded(&big(&pb[i]).modpow(&ev, &n[0]), s[0]);
+                    assert_eq!(got[i], want, "{ctx}: vartime pair lane {i} e={ev:#x}");
+                }
+            }
             for blind in [None, blinds] {
                 let got = montlab_core::pow::pair::pow_sec_pair(
                     [&k[0], &k[1]],
@@ -594,11 +609,13 @@ fn pair_matches_one_lane_products_and_num_bigint() {
     }
 }
 
-/// Constant-time batches on the IFMA kernel run in pairs on its two lanes where N has at most
+/// Batches on the IFMA kernel run in pairs on its two lanes where N has at most
 /// `PAIR_MAX_VECS` vectors (`FastModulus::pair_ifma`) and the batch has two items per worker:
 /// `pow_sec_many` (and `pow_many` beside it) against num-bigint with batches of odd and even
 /// counts (the last item alone), full, short and zero exponents padded to one length, and
-/// bases 0 and N - 1; at sizes on both sides of `PAIR_MAX_VECS`.
+/// bases 0 and N - 1; `pow_many` with one exponent for the whole batch and for every other
+/// pair (the pairs that share it run one sliding window); at sizes on both sides of
+/// `PAIR_MAX_VECS`.
 #[test]
 fn batches_pair_up_on_the_two_lanes() {
     if !amm::ifma_or_skip("batches_pair_up_on_the_two_lanes") {
@@ -619,6 +636,28 @@ fn batches_pair_up_on_the_two_lanes() {
         exps[2] = BigUint::from(65_537u32);
         exps[4] = BigUint::default();
         exps[5] = &one << 200u32;
+        // One exponent shared by consecutive items (variable-time pairs on one sliding window):
+        // the whole batch, and every other pair.
+        let shared = rng.below(&n);
+        let all_one: Vec<BigUint> = vec![shared.clone(); count];
+        let some: Vec<BigUint> = (0..count)
+            .map(|i| {
+                if i % 4 < 2 {
+                    shared.clone()
+                } else {
+                    exps[i].clone()
+                }
+            })
+            .collect();
+        for e in [&all_one, &some] {
+            let el: Vec<Vec<u64>> = e.iter().map(limbs).collect();
+            let bl: Vec<Vec<u64>> = bases.iter().map(limbs).collect();
+            let got = m.pow_many(&bl, &el).unwrap();
+            for i in 0..count {
+                let want = bases[i].modpow(&e[i], &n);
+                assert_eq!(big(&got[i]), want, "pow_many shared bits={bits} [{i}]");
+            }
+        }
         for len in [count, count - 1] {
             let (b, e) = (&bases[..len], &exps[..len]);
             let bl: Vec<Vec<u64>> = b.iter().map(limbs).collect();

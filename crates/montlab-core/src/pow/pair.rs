@@ -1,4 +1,5 @@
-//! Two fixed-window exponentiations in lockstep on `amm`'s two-lane product.
+//! Two exponentiations in lockstep on `amm`'s two-lane product: fixed windows for two
+//! exponents ([`pow_sec_pair`]), sliding windows for one exponent ([`pow_pair_vartime`]).
 //!
 //! Citation: the window of [`crate::pow::fixed`] (Menezes et al., HAC 1996, Algorithm 14.82,
 //! the table read by a full masked scan); two independent exponentiations run as one, every
@@ -20,15 +21,101 @@
 //! more than [`amm::PAIR_MAX_VECS`] vectors, [`amm::amm_pair`] runs the two products one after
 //! the other, on the same path for the same lengths. With blinding pairs
 //! ([`crate::pow::blind`]) every table entry and each starting accumulator carry a random
-//! factor. Left out: sliding windows (the two exponents' windows would not line up).
+//! factor. Sliding windows run only where both numbers share the exponent
+//! ([`pow_pair_vartime`], variable time): two exponents' windows would not line up.
 
 use crate::error::MontError;
-use crate::limb::Limb;
+use crate::limb::{self, Limb};
 use crate::mont::amm::{self, IfmaElem, IfmaParams};
 use crate::pow::blind::Blind;
 use crate::pow::fixed::{window_digit, CtKernel, SEC_WINDOW_BITS};
-use crate::pow::MontKernel;
+use crate::pow::{window, MontKernel};
 use crate::stop::Stop;
+
+/// `amm` as a kernel whose elements are pairs of numbers mod the same N, both run by every
+/// product and squaring ([`amm::amm_pair`], [`amm::ams_pair`]). Its ordinary-domain numbers
+/// are the two operands packed, lane 0's `s` limbs first: [`MontKernel::limbs`] is 2 s.
+#[derive(Clone, Copy, Debug)]
+pub struct PairKernel<'a>(pub &'a IfmaParams);
+
+impl PairKernel<'_> {
+    /// `f` on lane 0's and lane 1's halves of the packed `x` (2 s limbs).
+    fn lanes<T>(&self, x: &[Limb], f: impl Fn(&[Limb]) -> T) -> [T; 2] {
+        let (x0, x1) = x.split_at(self.0.limbs());
+        [f(x0), f(x1)]
+    }
+}
+
+impl MontKernel for PairKernel<'_> {
+    type Elem = [IfmaElem; 2];
+    type Scratch = ();
+
+    fn scratch(&self) {}
+
+    fn one(&self) -> [IfmaElem; 2] {
+        let one = self.0.one();
+        [one.clone(), one]
+    }
+
+    fn to_mont(&self, x: &[Limb], _sc: &mut ()) -> [IfmaElem; 2] {
+        self.lanes(x, |x| self.0.to_mont(x, &mut ()))
+    }
+
+    fn from_mont(&self, a: &[IfmaElem; 2], _sc: &mut ()) -> Vec<Limb> {
+        [
+            self.0.from_mont(&a[0], &mut ()),
+            self.0.from_mont(&a[1], &mut ()),
+        ]
+        .concat()
+    }
+
+    fn mul(&self, a: &[IfmaElem; 2], b: &[IfmaElem; 2], out: &mut [IfmaElem; 2], _sc: &mut ()) {
+        let [o0, o1] = out;
+        amm::amm_pair([self.0, self.0], [&a[0], &a[1]], [&b[0], &b[1]], [o0, o1]);
+    }
+
+    fn sqr(&self, a: &[IfmaElem; 2], out: &mut [IfmaElem; 2], _sc: &mut ()) {
+        let [o0, o1] = out;
+        amm::ams_pair([self.0, self.0], [&a[0], &a[1]], [o0, o1]);
+    }
+
+    fn limbs(&self) -> usize {
+        2 * self.0.limbs()
+    }
+
+    fn wrap(&self, x: &[Limb]) -> [IfmaElem; 2] {
+        self.lanes(x, |x| self.0.wrap(x))
+    }
+
+    fn unwrap(&self, a: &[IfmaElem; 2]) -> Vec<Limb> {
+        [self.0.unwrap(&a[0]), self.0.unwrap(&a[1])].concat()
+    }
+}
+
+/// `[base_i ^ exp mod N]` for i = 0, 1 by one left-to-right sliding window
+/// ([`window::pow_vartime_until`]) on [`PairKernel`]: the same sequence of products for both,
+/// each pair of them in one two-lane call. Variable time, as `pow`. The bases are exactly `s`
+/// limbs and below N (checked by the caller).
+///
+/// # Errors
+/// [`MontError::Interrupted`] once `stop` is requested.
+pub fn pow_pair_vartime(
+    p: &IfmaParams,
+    base: [&[Limb]; 2],
+    exp: &[Limb],
+    stop: &Stop,
+) -> Result<[Vec<Limb>; 2], MontError> {
+    let s = p.limbs();
+    if limb::bit_len(exp) == 0 {
+        let mut one = vec![0; s];
+        one[0] = 1;
+        return Ok([one.clone(), one]);
+    }
+    let packed = [base[0], base[1]].concat();
+    let mut out = window::pow_vartime_until(&PairKernel(p), &packed, exp, stop)?;
+    let hi = out.split_off(s);
+    Ok([out, hi])
+}
 
 /// `[base_i ^ exp_i mod N_i]` for i = 0, 1 in constant time in the bases and the exponents'
 /// bits (see the module contract), blinded by `blind`'s pairs when given (each for its
