@@ -621,6 +621,12 @@ def machine_info(impls: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "cpu": cpu_info(),
         "platform": platform.platform(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
+        # The kernel switches (MONTLAB_NO_IFMA...) and the batch calls' worker threads.
+        "env": {
+            k: v
+            for k, v in sorted(os.environ.items())
+            if k.startswith("MONTLAB_") or k == "RAYON_NUM_THREADS"
+        },
         "versions": {
             name: v.get("version") for name, v in impls.items() if name != "montlab-single"
         },
