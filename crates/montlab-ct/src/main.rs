@@ -10,7 +10,7 @@
 //!   (p, q, dp, dq, qinv) and the ciphertext marked secret after the key's public checks;
 //! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged;
 //! * `karatsuba_mul`: `mont::karatsuba::mul_portable`, the split product under the MULX/ADX
-//!   Montgomery products from 48 limbs (here on the portable rows), with both operands marked
+//!   Montgomery products from `MIN_LIMBS` (32) limbs (here on the portable rows), with both operands marked
 //!   secret; `karatsuba_sqr`: `karatsuba::sqr_portable`, the split square under the squarings
 //!   from `SQR_MIN_LIMBS` (64) limbs, its operand secret; `karatsuba_control` (num-bigint's
 //!   product, which trims zero limbs) must be flagged;
@@ -76,20 +76,22 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
         .collect()
 }
 
-/// The split product on 48, 49, 64 and 97 limbs (one and two levels, even and odd halves), or
+/// The split product on t, t + 1, 2 t and 3 t + 1 limbs for t = `MIN_LIMBS` (one and two
+/// levels, even and odd halves), or
 /// the split square (`karatsuba_sqr`, of x alone) on t, t + 1 and 2 t limbs for t =
 /// `SQR_MIN_LIMBS` (one and two levels, even and odd halves): random operands
 /// and operands whose low half is below the high one (both signs of the middle term), marked
 /// secret, against num-bigint on public copies.
 fn karatsuba(kernel: &str, seed: &mut u64) {
     let square = kernel == "karatsuba_sqr";
-    let t = montlab_core::mont::karatsuba::SQR_MIN_LIMBS;
-    let sizes: &[usize] = if square {
-        &[t, t + 1, 2 * t]
+    let sizes: Vec<usize> = if square {
+        let t = montlab_core::mont::karatsuba::SQR_MIN_LIMBS;
+        vec![t, t + 1, 2 * t]
     } else {
-        &[48, 49, 64, 97]
+        let t = montlab_core::mont::karatsuba::MIN_LIMBS;
+        vec![t, t + 1, 2 * t, 3 * t + 1]
     };
-    for &n in sizes {
+    for &n in &sizes {
         let mut low_first = vec![0; n];
         low_first[n - 1] = Limb::MAX;
         for (x, y) in [
