@@ -10,10 +10,10 @@
 //!   (p, q, dp, dq, qinv) and the ciphertext marked secret after the key's public checks;
 //! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged;
 //! * `karatsuba_mul`: `mont::karatsuba::mul_portable`, the split product under the MULX/ADX
-//!   Montgomery products from `MIN_LIMBS` (32) limbs (here on the portable rows), with both operands marked
-//!   secret; `karatsuba_sqr`: `karatsuba::sqr_portable`, the split square under the squarings
-//!   from `SQR_MIN_LIMBS` (64) limbs, its operand secret; `karatsuba_control` (num-bigint's
-//!   product, which trims zero limbs) must be flagged;
+//!   Montgomery products from `MIN_LIMBS` (32) limbs (here on the portable rows), with both
+//!   operands marked secret; `karatsuba_sqr`: `karatsuba::sqr_portable`, the split square
+//!   under the squarings from `SQR_MIN_LIMBS` (64) limbs, its operand secret;
+//!   `karatsuba_control` (num-bigint's product, which trims zero limbs) must be flagged;
 //! * `redc_n`: `mont::redc_n::redc_portable`, the sub-quadratic REDC under the squarings and
 //!   products of long moduli (here on the portable rows), with T marked secret;
 //!   `redc_n_control` (num-bigint's remainder) must be flagged;
