@@ -13,7 +13,8 @@
 //! assembly loop (the square's, one per row length mod 8), or for s = 16, 24, 32, 48, 64 and
 //! 96 (1024- to 6144-bit moduli, and the halves of the split products and squares above them)
 //! rows whose length is written into the text: no branch within a row, and for s = 16, 24, 32
-//! and 48 the square written out whole ([`Adx::square_straight`]). `karatsuba` adds and
+//! and 48 the square written out whole ([`Adx::square_straight`]), and the 16 x 16 product
+//! (`Adx::product_straight`), the basecase of the split products. `karatsuba` adds and
 //! subtracts with [`Adx::add_n`], [`Adx::sub_n`] and their in-place forms (plain ADC/SBB
 //! chains, four limbs a step, as GMP's `mpn_add_n`).
 //!
@@ -356,6 +357,23 @@ macro_rules! sq_row {
             "mov qword ptr [rdi], r10\n",
             "lea r12, [r12 + 8]\n",
             "lea r13, [r13 + 16]\n",
+        )
+    };
+}
+
+/// Row i of [`Adx::product_straight`] (r12 at x_i, r13 at w_i, r14 at y): [`row_straight`]
+/// of x_i times y in mode `$m`, its carry stored past its end.
+#[cfg(target_arch = "x86_64")]
+macro_rules! prod_row {
+    ($m:tt; $($g:tt)*) => {
+        concat!(
+            "mov rdx, qword ptr [r12]\n",
+            "mov rsi, r14\n",
+            "mov rdi, r13\n",
+            row_straight!($m, 0; $($g)*),
+            "mov qword ptr [rdi], r10\n",
+            "lea r12, [r12 + 8]\n",
+            "lea r13, [r13 + 8]\n",
         )
     };
 }
@@ -813,6 +831,54 @@ impl Adx {
             }
             debug_assert_eq!(left, 0, "adx: square carried out of 2 s limbs");
         }
+    }
+
+    /// `w = x y` (32 limbs, overwritten) for x and y of 16 limbs, written out: row 0 storing
+    /// its limbs (so `w` needs no zeroing), then 15 adding rows, each carry stored at the limb
+    /// past its row. The basecase of `karatsuba`'s products from 32 limbs on, and of the
+    /// products under `redc_n` at 128 limbs. Other lengths return false.
+    pub(crate) fn product_straight(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) -> bool {
+        if x.len() != 16 || y.len() != 16 || w.len() != 32 {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token proves BMI2 and ADX; row i reads x_i and y[..16] and writes
+        // w[i..=i + 16], in bounds for i < 16 (lengths checked above).
+        unsafe {
+            core::arch::asm!(
+                prod_row!(set; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                prod_row!(""; g g),
+                out("rcx") _,
+                out("rdx") _,
+                out("rsi") _,
+                out("rdi") _,
+                out("r8") _,
+                out("r9") _,
+                out("r10") _,
+                out("r11") _,
+                inout("r12") x.as_ptr() => _,
+                inout("r13") w.as_mut_ptr() => _,
+                in("r14") y.as_ptr(),
+                options(nostack),
+            );
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("the ADX token exists only on x86-64: {:?}", (x, y, w));
+        true
     }
 
     /// [`Adx::square`] for s = 16, 24, 32 and 48, written out: the s - 1 cross-product rows in

@@ -177,8 +177,7 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
         "karatsuba: lengths must be n, n, 2 n"
     );
     if n < MIN_LIMBS {
-        out[..n].fill(0);
-        rows.mul_rows(x, y, out);
+        rows.product(x, y, out);
         return;
     }
     let h = n.div_ceil(2);

@@ -209,6 +209,14 @@ pub(crate) trait Rows: Copy {
         }
     }
 
+    /// `w = x y` (`x.len() + y.len()` limbs, overwritten): [`Rows::mul_rows`] on a zeroed low
+    /// part; the ADX rows write 16 x 16 limbs out whole, their first row storing.
+    #[inline(always)]
+    fn product(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
+        w[..y.len()].fill(0);
+        self.mul_rows(x, y, w);
+    }
+
     /// Rows growing by a limb each (the high triangle of a product): for t in 0..v.len(),
     /// `r[..l0 + t] += v_t a[a.len() - l0 - t..]`, the carry stored at `r[l0 + t]` (no
     /// earlier row has written it). Needs `r.len() >= l0 + v.len()`, `a.len() + 1 >= l0 +
@@ -361,6 +369,14 @@ impl Rows for adx::Adx {
     #[inline(always)]
     fn mul_rows(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
         adx::Adx::mul_rows(self, x, y, w);
+    }
+
+    #[inline(always)]
+    fn product(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
+        if !adx::Adx::product_straight(self, x, y, w) {
+            w[..y.len()].fill(0);
+            adx::Adx::mul_rows(self, x, y, w);
+        }
     }
 
     #[inline(always)]

@@ -39,6 +39,11 @@ impl<R: Rows> Rows for VarTime<R> {
     }
 
     #[inline(always)]
+    fn product(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
+        self.0.product(x, y, w);
+    }
+
+    #[inline(always)]
     fn rows_up(self, r: &mut [Limb], a: &[Limb], v: &[Limb], l0: usize) {
         self.0.rows_up(r, a, v, l0);
     }
