@@ -382,6 +382,11 @@ def test_batches(cut: int, rng: random.Random, table: None) -> None:
     assert m.pow_many(xs, es) == [pow(x, e, n) for x, e in zip(xs, es)]
     assert m.pow_many(xs, 65537) == [pow(x, 65537, n) for x in xs]
     assert m.pow_many([5], [0]) == [1]
+    # One full-length exponent for an odd batch with the edge bases (pairs on IFMA's two lanes,
+    # the last base alone).
+    e = rng.getrandbits(1536)
+    edge = [0, 1, n - 1, *xs[:4]]
+    assert m.pow_many(edge, e) == [pow(x, e, n) for x in edge]
 
 
 def test_front_door_routes_through_the_fast_engine(rng: random.Random) -> None:
