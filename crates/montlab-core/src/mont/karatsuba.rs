@@ -17,8 +17,9 @@
 //! branch or index on values; on `VarTime` rows (`mont::vartime`) the halves are compared first
 //! and the interpolation's carries stop where they end, as in GMP's `mpn_toom22_mul`. A
 //! square's sign is known, so it subtracts without the complement. Squares ([`sqr`]) split the
-//! same way from [`SQR_MIN_LIMBS`]: the schoolbook square takes each cross product once, so
-//! splitting pays only on long squares. Left out: Toom-Cook and unbalanced operands.
+//! same way from [`SQR_MIN_LIMBS`] ([`VT_SQR_MIN_LIMBS`] on variable-time rows): the
+//! schoolbook square takes each cross product once, so splitting pays only on long squares.
+//! Left out: Toom-Cook and unbalanced operands.
 
 use crate::limb::{self, adc, Limb};
 use crate::mont::sqr::Rows;
@@ -202,19 +203,39 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
 /// records its effect on exponentiations).
 pub const SQR_MIN_LIMBS: usize = 64;
 
-/// Scratch of [`sqr`] for `n` limbs: |x0 - x1|, a difference's scratch and its square
-/// (h + h + 2 h limbs), then the halves' own; the schoolbook square's n + 1 carries below.
-/// Inlined, as [`scratch_len`].
+/// Squares on variable-time rows (`mont::vartime`) split from this many limbs. On a Zen 4 the
+/// variable-time ADX rows squared 48 limbs 5 % faster split than whole (its halves are the
+/// written-out 24-limb squares), and 96 limbs too, while on the constant-time rows the split
+/// at 48 lost 2 % (`examples/word_timings.rs`; the effect on `powm` is in
+/// `docs/performance.md`).
+pub const VT_SQR_MIN_LIMBS: usize = 48;
+const _: () = assert!(VT_SQR_MIN_LIMBS <= SQR_MIN_LIMBS);
+
+/// True when a square of `n` limbs splits on `rows`: from [`VT_SQR_MIN_LIMBS`] on
+/// variable-time rows, from [`SQR_MIN_LIMBS`] on the others.
+#[inline]
+pub(crate) fn square_splits(n: usize, rows: impl Rows) -> bool {
+    n >= if rows.variable_time() {
+        VT_SQR_MIN_LIMBS
+    } else {
+        SQR_MIN_LIMBS
+    }
+}
+
+/// Scratch of [`sqr`] for `n` limbs on any rows: |x0 - x1|, a difference's scratch and its
+/// square (h + h + 2 h limbs), then the halves' own; the schoolbook square's n + 1 carries
+/// below. Inlined, as [`scratch_len`].
 #[inline]
 pub const fn sqr_scratch_len(n: usize) -> usize {
-    if n < SQR_MIN_LIMBS {
+    if n < VT_SQR_MIN_LIMBS {
         n + 1
     } else {
         split_sqr_scratch_len(n)
     }
 }
 
-/// [`sqr_scratch_len`] of a split square (`n >= SQR_MIN_LIMBS`).
+/// [`sqr_scratch_len`] of a split square (`n >= VT_SQR_MIN_LIMBS`), which covers the
+/// schoolbook square's n + 1 limbs too.
 const fn split_sqr_scratch_len(n: usize) -> usize {
     let h = n.div_ceil(2);
     4 * h + sqr_scratch_len(h)
@@ -229,7 +250,7 @@ const fn split_sqr_scratch_len(n: usize) -> usize {
 pub(crate) fn sqr(x: &[Limb], out: &mut [Limb], sc: &mut [Limb], rows: impl Rows) {
     let n = x.len();
     assert!(out.len() == 2 * n, "karatsuba: lengths must be n, 2 n");
-    if n < SQR_MIN_LIMBS {
+    if !square_splits(n, rows) {
         rows.square::<0>(x, out, &mut sc[..=n]);
         return;
     }

@@ -22,7 +22,8 @@
 //! `mont_sqr_vartime_into` (below). From [`karatsuba::SQR_MIN_LIMBS`] the square splits
 //! ([`karatsuba::sqr`]), and from [`redc_n::CT_MIN_LIMBS`] limbs the reduction is sub-quadratic
 //! ([`redc_n`], the same output). `mont_sqr_vartime_into`, for variable-time callers, runs
-//! those two on `VarTime` rows (`mont::vartime`), where the reduction is sub-quadratic from
+//! those two on `VarTime` rows (`mont::vartime`), where the square splits from
+//! [`karatsuba::VT_SQR_MIN_LIMBS`] and the reduction is sub-quadratic from
 //! [`redc_n::MIN_LIMBS`]. Left out: lazy reduction.
 
 use crate::limb::{self, adc, mac, Limb};
@@ -50,7 +51,10 @@ pub const fn reduce_scratch_len(s: usize, other: usize) -> usize {
 }
 
 // `sqr_core` reduces by `reduce` only where the square splits: `redc_n` must not apply below.
-const _: () = assert!(redc_n::MIN_LIMBS >= karatsuba::SQR_MIN_LIMBS);
+const _: () = assert!(
+    redc_n::MIN_LIMBS >= karatsuba::VT_SQR_MIN_LIMBS
+        && redc_n::CT_MIN_LIMBS >= karatsuba::SQR_MIN_LIMBS
+);
 
 /// REDC of `w < R N` (2 s limbs, clobbered) into `out`, fully reduced: [`redc_n::redc`] where
 /// it applies (`sc` then has [`redc_n::scratch_len`]`(s)` limbs), else the rows ([`redc`]).
@@ -434,7 +438,7 @@ fn sqr_core<const S: usize>(
     let s = if S == 0 { p.s() } else { S };
     let (n, x, out) = (&p.modulus()[..s], &x[..s], &mut out[..s]);
     let (w, sc) = w.split_at_mut(2 * s);
-    if S == 0 && s >= karatsuba::SQR_MIN_LIMBS {
+    if S == 0 && karatsuba::square_splits(s, rows) {
         karatsuba::sqr(x, w, sc, rows);
         reduce(p, w, out, sc, rows);
     } else {
