@@ -163,8 +163,12 @@ impl FastModulus {
                 None => {
                     let p = self.word();
                     let s = p.s();
-                    // Scratch on the stack up to 4096 bits, sized to the modulus (it is zeroed).
-                    let len = cios::scratch_len(s).max(sqr::scratch_len(s));
+                    // Scratch on the stack up to 4096 bits, sized to the modulus and the
+                    // operation (it is zeroed).
+                    let len = match *op {
+                        Op::ToForm(_) | Op::Mul(..) => cios::scratch_len(s),
+                        Op::FromForm(_) | Op::Sqr(_) => sqr::scratch_len(s),
+                    };
                     let mut out = zeroed(s);
                     limb::with_scratch(len, |t| match *op {
                         Op::ToForm(x) => cios::mont_mul_vartime_into(
