@@ -215,11 +215,7 @@ const _: () = assert!(VT_SQR_MIN_LIMBS <= SQR_MIN_LIMBS);
 /// variable-time rows, from [`SQR_MIN_LIMBS`] on the others.
 #[inline]
 pub(crate) fn square_splits(n: usize, rows: impl Rows) -> bool {
-    n >= if rows.variable_time() {
-        VT_SQR_MIN_LIMBS
-    } else {
-        SQR_MIN_LIMBS
-    }
+    n >= rows.threshold(VT_SQR_MIN_LIMBS, SQR_MIN_LIMBS)
 }
 
 /// Scratch of [`sqr`] for `n` limbs on any rows: |x0 - x1|, a difference's scratch and its

@@ -108,11 +108,7 @@ pub const fn applies(s: usize) -> bool {
 /// rows, from [`CT_MIN_LIMBS`] on constant-time ones.
 #[inline]
 pub(crate) fn applies_on(s: usize, rows: impl Rows) -> bool {
-    s >= if rows.variable_time() {
-        MIN_LIMBS
-    } else {
-        CT_MIN_LIMBS
-    }
+    s >= rows.threshold(MIN_LIMBS, CT_MIN_LIMBS)
 }
 
 /// N's residues at one split of the product mod W^(2 h) - 1: N mod (W^h - 1) (`m`, h limbs)

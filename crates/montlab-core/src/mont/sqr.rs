@@ -203,6 +203,16 @@ pub(crate) trait Rows: Copy {
         false
     }
 
+    /// `vt` on variable-time rows, `ct` on the others: a size threshold that depends on them.
+    #[inline(always)]
+    fn threshold(self, vt: usize, ct: usize) -> usize {
+        if self.variable_time() {
+            vt
+        } else {
+            ct
+        }
+    }
+
     /// A schoolbook product: `w[i..i + s] += x_i y` with the carry at `w[i + s]`, for i in
     /// 0..x.len(); `w` (`x.len() + s` limbs, s = `y.len()`) is 0 below limb s on entry.
     #[inline(always)]
