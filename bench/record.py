@@ -17,11 +17,10 @@ def write_record(path: Path, commit: str | None = None, **fields: Any) -> None:
     """Writes ``{command, commit, date, machine, env, **fields}`` to ``path``; the command is
     this process's own (``python bench/<script> <args>``), the commit the one given (for a long
     run, the one it started on) or else the checked-out one, the machine its CPU and Python,
-    env the ``MONTLAB_*`` variables it ran under (``MONTLAB_NO_ADX``, ``MONTLAB_NO_IFMA``...) and
-    ``RAYON_NUM_THREADS`` (the worker threads of the batch calls)."""
+    env what the timings depend on (:func:`montlab.bench.core.run_env`)."""
     import platform
 
-    from montlab.bench.core import cpu_info
+    from montlab.bench.core import cpu_info, run_env
     from montlab.provenance import git_commit
 
     script = Path(sys.argv[0]).name
@@ -30,11 +29,7 @@ def write_record(path: Path, commit: str | None = None, **fields: Any) -> None:
         "commit": commit or git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "machine": {"cpu": cpu_info(), "python": platform.python_version()},
-        "env": {
-            k: v
-            for k, v in sorted(os.environ.items())
-            if k.startswith("MONTLAB_") or k == "RAYON_NUM_THREADS"
-        },
+        "env": run_env(),
     }
     path.write_text(json.dumps({**head, **fields}, indent=2) + "\n")
 

@@ -612,6 +612,16 @@ def cpu_info() -> dict[str, Any]:
     }
 
 
+def run_env() -> dict[str, str]:
+    """The environment a timing depends on: the kernel switches (``MONTLAB_NO_IFMA``...) and
+    the batch calls' worker threads (``RAYON_NUM_THREADS``)."""
+    return {
+        k: v
+        for k, v in sorted(os.environ.items())
+        if k.startswith("MONTLAB_") or k == "RAYON_NUM_THREADS"
+    }
+
+
 def machine_info(impls: dict[str, dict[str, Any]]) -> dict[str, Any]:
     from montlab.provenance import git_commit, native_build
 
@@ -621,12 +631,7 @@ def machine_info(impls: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "cpu": cpu_info(),
         "platform": platform.platform(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
-        # The kernel switches (MONTLAB_NO_IFMA...) and the batch calls' worker threads.
-        "env": {
-            k: v
-            for k, v in sorted(os.environ.items())
-            if k.startswith("MONTLAB_") or k == "RAYON_NUM_THREADS"
-        },
+        "env": run_env(),
         "versions": {
             name: v.get("version") for name, v in impls.items() if name != "montlab-single"
         },

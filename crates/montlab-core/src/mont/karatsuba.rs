@@ -28,9 +28,9 @@ use crate::mont::sqr::Rows;
 /// split at 24, 32 and 48 limbs, splitting 32 limbs gained nothing and splitting down to 12
 /// lost. On a Zen 4, splitting from 32 rather than 48 limbs made `redc_n`'s reduction at 128
 /// limbs 6 % faster on the variable-time MULX/ADX rows (its short product and its product mod
-/// W^128 - 1 bottom out in 32- and 16-limb products) and a 32-limb product 2 % faster; 24 and
-/// 20 were no better at 128 limbs and worse at 192 (`examples/word_timings.rs` times the
-/// products and reductions; the effect on `powm` is recorded in `docs/performance.md`).
+/// W^128 - 1 bottom out in 32- and 16-limb products); 24 and 20 were no better at 128 limbs and
+/// worse at 192 (the reductions table of `examples/word_timings.rs` at 8192 and 12288 bits;
+/// the effect on `powm` is recorded in `docs/performance.md`).
 pub const MIN_LIMBS: usize = 32;
 
 /// Scratch of [`mul`] for `n` limbs: |x0 - x1|, |y0 - y1|, the other difference and their
@@ -203,11 +203,11 @@ pub(crate) fn mul(x: &[Limb], y: &[Limb], out: &mut [Limb], sc: &mut [Limb], row
 /// records its effect on exponentiations).
 pub const SQR_MIN_LIMBS: usize = 64;
 
-/// Squares on variable-time rows (`mont::vartime`) split from this many limbs. On a Zen 4 the
-/// variable-time ADX rows squared 48 limbs 5 % faster split than whole (its halves are the
-/// written-out 24-limb squares), and 96 limbs too, while on the constant-time rows the split
-/// at 48 lost 2 % (`examples/word_timings.rs`; the effect on `powm` is in
-/// `docs/performance.md`).
+/// Squares on variable-time rows (`mont::vartime`) split from this many limbs (the halves of
+/// 48 are the written-out 24-limb squares). On a Zen 4 it took `powm` to 0.990 of the build
+/// before at 3072 bits and 0.989 at 6144 (`docs/baseline-ab-vtsqr48-noifma.json`); on the
+/// constant-time rows a 48-limb square alone was slower split, so they keep
+/// [`SQR_MIN_LIMBS`].
 pub const VT_SQR_MIN_LIMBS: usize = 48;
 const _: () = assert!(VT_SQR_MIN_LIMBS <= SQR_MIN_LIMBS);
 

@@ -25,7 +25,7 @@
 //! ([`pow_pair_vartime`], variable time): two exponents' windows would not line up.
 
 use crate::error::MontError;
-use crate::limb::{self, Limb};
+use crate::limb::Limb;
 use crate::mont::amm::{self, IfmaElem, IfmaParams};
 use crate::pow::blind::Blind;
 use crate::pow::fixed::{window_digit, CtKernel, SEC_WINDOW_BITS};
@@ -105,15 +105,9 @@ pub fn pow_pair_vartime(
     exp: &[Limb],
     stop: &Stop,
 ) -> Result<[Vec<Limb>; 2], MontError> {
-    let s = p.limbs();
-    if limb::bit_len(exp) == 0 {
-        let mut one = vec![0; s];
-        one[0] = 1;
-        return Ok([one.clone(), one]);
-    }
     let packed = [base[0], base[1]].concat();
     let mut out = window::pow_vartime_until(&PairKernel(p), &packed, exp, stop)?;
-    let hi = out.split_off(s);
+    let hi = out.split_off(p.limbs());
     Ok([out, hi])
 }
 

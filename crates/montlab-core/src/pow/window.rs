@@ -90,13 +90,11 @@ pub fn pow_vartime_until<K: MontKernel>(
     exp: &[Limb],
     stop: &Stop,
 ) -> Result<Vec<Limb>, MontError> {
-    let s = kernel.limbs();
     let bits = limb::bit_len(exp);
     if bits == 0 {
-        // e = 0: the empty product, 1 mod N = 1 because N > 1.
-        let mut one = vec![0; s];
-        one[0] = 1;
-        return Ok(one);
+        // e = 0: the empty product, the kernel's 1 out of its form (1 mod N = 1 as N > 1), in
+        // whatever layout the kernel's numbers have.
+        return Ok(kernel.from_mont(&kernel.one(), &mut kernel.scratch()));
     }
     let k = window_bits(bits);
     let mut sc = kernel.scratch();
