@@ -487,6 +487,14 @@ macro_rules! by_vecs {
     };
 }
 
+/// `$body` with the constant `$w` equal to `$n`, a vector count of [`pair256`] (1 to 12).
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_w {
+    ($n:expr, $w:ident => $body:block) => {
+        by_vecs!($n, [1 2 3 4 5 6 7 8 9 10 11 12], $w => $body)
+    };
+}
+
 /// Most vectors per number of the two-lane core: above, two products' registers no longer fit
 /// and the two-lane core is no faster than two one-lane products (`examples/amm_pair_timings`
 /// on an AMD Zen 4: 0.84-0.90 of their time at 3 to 6 vectors, 0.99-1.00 at 8 and 10). A
@@ -524,6 +532,22 @@ pub fn amm_pair(
     );
     #[cfg(target_arch = "x86_64")]
     {
+        let (k0, k) = ([p[0].k0, p[1].k0], p[0].k);
+        let w = k.div_ceil(4);
+        if pair256_applies(w) {
+            let (a, b, n) = (
+                [&a[0].d[..], &a[1].d],
+                [&b[0].d[..], &b[1].d],
+                [&p[0].n[..], &p[1].n],
+            );
+            let out = [&mut o0.d[..], &mut o1.d];
+            by_w!(w, W => {
+                // SAFETY: `available()` returned true above, so the CPU runs every instruction
+                // the core is compiled for; all slices have l blocks and k <= 4 W <= 8 l.
+                unsafe { pair256::amm2::<W>(a, b, n, k0, k, out) }
+            });
+            return;
+        }
         by_vecs!(l, [1 2 3 4 5 6], V => {
             let arr = |i: usize| {
                 let n = as_arr::<V>(&p[i].n);
@@ -532,7 +556,6 @@ pub fn amm_pair(
             let ((a0, b0, n0), (a1, b1, n1)) = (arr(0), arr(1));
             let o0: &mut [Block; V] = (&mut o0.d[..]).try_into().expect("length checked");
             let o1: &mut [Block; V] = (&mut o1.d[..]).try_into().expect("length checked");
-            let (k0, k) = ([p[0].k0, p[1].k0], p[0].k);
             // SAFETY: `available()` returned true above, so the CPU runs every instruction the
             // core is compiled for; all arrays have V blocks.
             unsafe { simd::amm2_core::<V>([a0, a1], [b0, b1], [n0, n1], k0, k, [o0, o1]) }
@@ -540,6 +563,15 @@ pub fn amm_pair(
     }
     #[cfg(not(target_arch = "x86_64"))]
     unreachable!("available() is false off x86-64: {:?}", (a, b, o0, o1));
+}
+
+/// Whether a pair of W vectors of four digits runs on the 256-bit core (`pair256`) rather
+/// than the 512-bit one: up to 8 of them, and where the 512-bit vectors would leave four
+/// lanes empty (W odd). On an AMD Zen 4 (`examples/amm_pair_timings`) it took 0.65-0.87 of
+/// the 512-bit pair's time for W <= 7 and W = 9, and 1.01-1.08 for W = 10 and 12.
+#[cfg(target_arch = "x86_64")]
+fn pair256_applies(w: usize) -> bool {
+    w <= 8 || (w % 2 == 1 && w <= pair256::MAX_W)
 }
 
 /// Two independent squarings, `out[i] = a[i]^2 R^-1 mod N_i` up to one N_i, each as
@@ -661,6 +693,8 @@ fn as_arr<const V: usize>(x: &[Block]) -> &[Block; V] {
     x.try_into().expect("length checked")
 }
 
+#[cfg(target_arch = "x86_64")]
+mod pair256;
 mod radix;
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -731,19 +765,9 @@ impl CtKernel for IfmaParams {
         assert!(available(), "amm: CPU without AVX-512 IFMA");
         #[cfg(target_arch = "x86_64")]
         {
-            let mut entries: [&[Block]; simd::GATHER_MAX] = [&[]; simd::GATHER_MAX];
-            for (e, t) in entries.iter_mut().zip(table) {
-                *e = &t.d;
-            }
-            let entries = &entries[..table.len().min(simd::GATHER_MAX)];
-            assert_eq!(
-                entries.len(),
-                table.len(),
-                "amm: table of at most 32 entries"
-            );
             // SAFETY: `available()` returned true above, so the CPU runs AVX-512 F; the core
-            // checks every entry's length against `out`'s.
-            unsafe { simd::gather(entries, digit, &mut out.d) }
+            // checks the table's size and every entry's length against `out`'s.
+            unsafe { simd::gather(table, digit, &mut out.d) }
         }
     }
 }

@@ -10,8 +10,7 @@ use core::arch::x86_64::{
     _mm_cvtsi128_si64, _mm_extract_epi64,
 };
 
-use super::{Block, LANES, MASK52, MAX_VECS};
-use crate::pow::fixed::ct_eq_mask;
+use super::{Block, IfmaElem, LANES, MASK52, MAX_VECS};
 
 #[inline]
 #[target_feature(enable = "avx512f")]
@@ -335,28 +334,70 @@ pub(super) fn amm2_core<const V: usize>(
 pub(super) const GATHER_MAX: usize = 32;
 
 /// `out = table[digit]` by a full scan: every entry's vectors are loaded and kept under a
-/// mask that is all ones for the wanted entry and zero for the others, computed without a
-/// branch ([`crate::pow::fixed::ct_eq_mask`]). At most [`GATHER_MAX`] entries, each of
-/// `out.len()` vectors.
+/// lane mask that is all ones for the wanted entry and zero for the others, from a vector
+/// comparison of the entry's index with the digit (no branch or address on the digit). At
+/// most [`GATHER_MAX`] entries, each of `out.len()` vectors; eight output vectors at a time
+/// stay in registers through the scan.
 #[target_feature(enable = "avx512f")]
-pub(super) fn gather(table: &[&[Block]], digit: u64, out: &mut [Block]) {
-    assert!(
-        table.len() <= GATHER_MAX && table.iter().all(|e| e.len() == out.len()),
-        "amm: at most 32 table entries, all of the output's length"
-    );
-    let zero = _mm512_setzero_si512();
-    let mut masks = [zero; GATHER_MAX];
-    for (i, m) in masks.iter_mut().enumerate().take(table.len()) {
-        *m = _mm512_set1_epi64(ct_eq_mask(i as u64, digit) as i64);
-    }
-    for (j, o) in out.iter_mut().enumerate() {
-        let mut acc = zero;
-        for (entry, &m) in table.iter().zip(&masks) {
-            acc = _mm512_or_si512(acc, _mm512_and_si512(load(&entry[j]), m));
-        }
-        store(o, acc);
+pub(super) fn gather(table: &[IfmaElem], digit: u64, out: &mut [Block]) {
+    assert!(table.len() <= GATHER_MAX, "amm: at most 32 table entries");
+    let v = out.len();
+    for (c, chunk) in out.chunks_mut(LANES).enumerate() {
+        let lo = LANES * c;
+        by_lanes!(chunk.len(), U => {
+            let chunk: &mut [Block; U] = chunk.try_into().expect("chunk of U blocks");
+            gather_chunk::<U>(table, v, lo, digit, chunk);
+        });
     }
 }
+
+/// `out` = blocks `lo..lo + U` of `table[digit]`, each entry of `v` blocks.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn gather_chunk<const U: usize>(
+    table: &[IfmaElem],
+    v: usize,
+    lo: usize,
+    digit: u64,
+    out: &mut [Block; U],
+) {
+    let (want, one) = (_mm512_set1_epi64(digit as i64), _mm512_set1_epi64(1));
+    let mut index = _mm512_setzero_si512();
+    let mut acc = [_mm512_setzero_si512(); U];
+    for entry in table {
+        assert_eq!(
+            entry.d.len(),
+            v,
+            "amm: table entries of the output's length"
+        );
+        let e: &[Block; U] = entry.d[lo..lo + U].try_into().expect("U blocks");
+        let m = _mm512_cmpeq_epu64_mask(index, want);
+        for (a, x) in acc.iter_mut().zip(e) {
+            *a = _mm512_mask_mov_epi64(*a, m, load(x));
+        }
+        index = _mm512_add_epi64(index, one);
+    }
+    for (o, a) in out.iter_mut().zip(acc) {
+        store(o, a);
+    }
+}
+
+/// `$body` with the constant `$u` equal to `$n`, 1 to 8.
+macro_rules! by_lanes {
+    ($n:expr, $u:ident => $body:block) => {
+        by_lanes!(@ $n, $u, $body, 1 2 3 4 5 6 7 8)
+    };
+    (@ $n:expr, $u:ident, $body:block, $($k:literal)*) => {
+        match $n {
+            $($k => {
+                const $u: usize = $k;
+                $body
+            })*
+            n => unreachable!("amm: a chunk of {n} blocks"),
+        }
+    };
+}
+use by_lanes;
 
 /// Carries of an unnormalised result `acc` (value < 2^(52 8 V), lanes < 2^64), written
 /// to `out` with every digit < 2^52.
