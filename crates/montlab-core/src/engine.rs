@@ -805,11 +805,10 @@ impl FastModulus {
         } else {
             self.prepare_kernel(self.mul_kernel(), &self.ifma_mul_bits());
         }
-        xs.par_iter()
-            .zip(ys.par_iter())
-            .with_min_len(self.min_chunk())
-            .map(|(x, y)| stop.check().map(|()| self.mul_checked(x, Some(y))))
-            .collect()
+        map_indices(xs.len(), self.min_chunk(), |i| {
+            stop.check()
+                .map(|()| self.mul_checked(&xs[i], Some(&ys[i])))
+        })
     }
 
     /// `[bases_i ^ exps_i mod N]` in input order, in parallel. Variable time. On `amm`,
@@ -853,28 +852,24 @@ impl FastModulus {
         if let Some(k) = self.pair_kernel(kernel, bases.len()) {
             // Consecutive items with one exponent as pairs on the kernel's two lanes, by one
             // sliding window; the others (and an odd last item) alone.
-            let chunks: Vec<Vec<Vec<Limb>>> = bases
-                .par_chunks(2)
-                .zip(exps.par_chunks(2))
-                .map(|(b, e)| match (b, e) {
+            let chunks = map_indices(bases.len().div_ceil(2), 1, |i| {
+                let b = &bases[2 * i..(2 * i + 2).min(bases.len())];
+                match (b, &exps[2 * i..2 * i + b.len()]) {
                     ([b0, b1], [e0, e1]) if limb::cmp(e0.as_ref(), e1.as_ref()).is_eq() => {
                         pair::pow_pair_vartime(k, [b0, b1], e0.as_ref(), stop).map(Vec::from)
                     }
                     _ => b
                         .iter()
-                        .zip(e)
+                        .zip(&exps[2 * i..])
                         .map(|(b, e)| self.pow_checked(kernel, b, e.as_ref(), stop))
                         .collect(),
-                })
-                .collect::<Result<_, _>>()?;
+                }
+            })?;
             return Ok(chunks.into_iter().flatten().collect());
         }
-        bases
-            .par_iter()
-            .zip(exps.par_iter())
-            .with_min_len(1)
-            .map(|(b, e)| self.pow_checked(kernel, b, e.as_ref(), stop))
-            .collect()
+        map_indices(bases.len(), 1, |i| {
+            self.pow_checked(kernel, &bases[i], exps[i].as_ref(), stop)
+        })
     }
 
     /// The IFMA kernel when a batch of `count` exponentiations on `kernel` runs in pairs on
@@ -947,40 +942,35 @@ impl FastModulus {
         self.prepare_kernel(self.pow_sec_kernel(), &IFMA_POW_BITS);
         if let Some(k) = self.sec_pair_kernel(bases.len()) {
             // Consecutive items as pairs on the kernel's two lanes (an odd last one alone).
-            let chunks: Vec<Vec<Vec<Limb>>> = bases
-                .par_chunks(2)
-                .zip(exps.par_chunks(2))
-                .map(|(b, e)| {
-                    let e: Vec<Vec<Limb>> =
-                        e.iter().map(|e| pad_exponent(e.as_ref(), limbs)).collect();
-                    match (b, &e[..]) {
-                        ([b0, b1], [e0, e1]) => {
-                            let blinds = if limbs == 0 || !self.blinding() {
-                                None
-                            } else {
-                                Some([self.take_blind(k, limbs)?, self.take_blind(k, limbs)?])
-                            };
-                            let blinds = blinds.as_ref().map(|[x, y]| [x, y]);
-                            pair::pow_sec_pair([k, k], [b0, b1], [e0, e1], blinds, stop)
-                                .map(Vec::from)
-                        }
-                        _ => b
-                            .iter()
-                            .zip(&e)
-                            .map(|(b, e)| self.pow_sec_checked(b, e, stop))
-                            .collect(),
+            let chunks = map_indices(bases.len().div_ceil(2), 1, |i| {
+                let b = &bases[2 * i..(2 * i + 2).min(bases.len())];
+                let e: Vec<Vec<Limb>> = exps[2 * i..2 * i + b.len()]
+                    .iter()
+                    .map(|e| pad_exponent(e.as_ref(), limbs))
+                    .collect();
+                match (b, &e[..]) {
+                    ([b0, b1], [e0, e1]) => {
+                        let blinds = if limbs == 0 || !self.blinding() {
+                            None
+                        } else {
+                            Some([self.take_blind(k, limbs)?, self.take_blind(k, limbs)?])
+                        };
+                        let blinds = blinds.as_ref().map(|[x, y]| [x, y]);
+                        pair::pow_sec_pair([k, k], [b0, b1], [e0, e1], blinds, stop).map(Vec::from)
                     }
-                })
-                .collect::<Result<_, _>>()?;
+                    _ => b
+                        .iter()
+                        .zip(&e)
+                        .map(|(b, e)| self.pow_sec_checked(b, e, stop))
+                        .collect(),
+                }
+            })?;
             return Ok(chunks.into_iter().flatten().collect());
         }
-        bases
-            .par_iter()
-            .zip(exps.par_iter())
-            .with_min_len(1)
-            // Each worker pads its own exponent: one padded copy per thread at a time.
-            .map(|(b, e)| self.pow_sec_checked(b, &pad_exponent(e.as_ref(), limbs), stop))
-            .collect()
+        // Each worker pads its own exponent: one padded copy per thread at a time.
+        map_indices(bases.len(), 1, |i| {
+            self.pow_sec_checked(&bases[i], &pad_exponent(exps[i].as_ref(), limbs), stop)
+        })
     }
 
     /// The one public exponent length, in limbs, of a constant-time batch of `count` bases
@@ -1057,6 +1047,25 @@ impl FastModulus {
     pub(crate) fn min_chunk(&self) -> usize {
         let limbs = self.modulus.limbs();
         (4096 / (limbs * limbs)).max(1)
+    }
+}
+
+/// `[f(0), f(1), .., f(n - 1)]`, on the worker threads (at least `min_len` items a job), or in
+/// order on the calling thread when the pool has one thread: handing the work to a lone
+/// worker and waiting for it only adds its wake-up. The first error ends the batch.
+fn map_indices<R: Send>(
+    n: usize,
+    min_len: usize,
+    f: impl Fn(usize) -> Result<R, MontError> + Sync + Send,
+) -> Result<Vec<R>, MontError> {
+    if rayon::current_num_threads() <= 1 {
+        (0..n).map(f).collect()
+    } else {
+        (0..n)
+            .into_par_iter()
+            .with_min_len(min_len)
+            .map(f)
+            .collect()
     }
 }
 

@@ -175,6 +175,8 @@ proptest! {
     }
 }
 
+/// Batches keep input order and match the oracle, on the worker threads and on a one-thread
+/// pool (where they run on the calling thread).
 #[test]
 fn batches_keep_input_order() {
     let seed = common::seed("engine::batches");
@@ -215,6 +217,24 @@ fn batches_keep_input_order() {
                 "pow_sec_many[{i}]"
             );
             assert_eq!(secs_stated[i], secs[i], "pow_sec_many[{i}], exp_bits = 130");
+        }
+        // On a one-thread pool the batches run on the calling thread (and pair up on `amm`
+        // where the CPU has IFMA: two items per thread), with the same results; one shared
+        // exponent pairs every two items in `pow_many`.
+        let shared = vec![es[2].clone(); k];
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let (prods1, pows1, secs1, shared1) = one.install(|| {
+            (
+                m.mul_many(&xs, &ys).unwrap(),
+                m.pow_many(&xs, &es).unwrap(),
+                m.pow_sec_many(&xs, &es, None).unwrap(),
+                m.pow_many(&xs, &shared).unwrap(),
+            )
+        });
+        assert_eq!((prods1, pows1, secs1), (prods, pows, secs), "one thread");
+        for (i, got) in shared1.into_iter().enumerate() {
+            let want = oracle_pow(&big(&xs[i]), &big(&shared[i]), &n);
+            assert_eq!(strip(got), limbs(&want), "pow_many[{i}], one thread, shared exponent");
         }
         assert_eq!(
             m.pow_many(&xs, &es[..1]),
