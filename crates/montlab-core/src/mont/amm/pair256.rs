@@ -110,18 +110,18 @@ impl<const W: usize> Lane<W> {
 }
 
 /// Each lane's lane 0 from its t, the carries, and the digits stored to its `out` (zero past
-/// 4 W); the two lanes in step, so that their carry chains overlap.
+/// 4 W); the two lanes in step, so that their carry chains overlap. The accumulators come by
+/// value: a reference to the lanes would keep them in memory through the rounds.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl")]
-fn finish<const W: usize>(lanes: [(&mut Lane<W>, u64); 2], out: [&mut [Block]; 2]) {
+fn finish<const W: usize>(lanes: [([__m256i; W], u64); 2], out: [&mut [Block]; 2]) {
     assert!(
         out.iter().all(|o| 4 * W <= LANES * o.len()),
         "amm: output shorter than the lanes"
     );
     let mask = _mm256_set1_epi64x(MASK52 as i64);
     let zero = _mm256_setzero_si256();
-    let mut acc = lanes.map(|(lane, t)| {
-        let mut acc = lane.acc;
+    let mut acc = lanes.map(|(mut acc, t)| {
         acc[0] = _mm256_blend_epi32::<3>(acc[0], _mm256_set1_epi64x(t as i64));
         acc
     });
@@ -201,5 +201,5 @@ pub(super) fn amm2<const W: usize>(
             ty = y.round(ty, by);
         }
     }
-    finish([(&mut x, tx), (&mut y, ty)], [o0, o1]);
+    finish([(x.acc, tx), (y.acc, ty)], [o0, o1]);
 }
