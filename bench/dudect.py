@@ -8,7 +8,8 @@ size); the kernel call alone is timed, in Rust. Records the verdicts and the |t|
 
     .venv/bin/python bench/dudect.py --sizes 1024,2048 --samples 100000 --json docs/dudect.json
 
-``--kernels cios_pow_sec,amm_pow_sec`` adds the IFMA kernel (a CPU with AVX-512 IFMA);
+``--kernels cios_pow_sec,amm_pow_sec`` adds the IFMA kernel (a CPU with AVX-512 IFMA), and
+``amm_pair_pow_sec`` its two-lane fixed window (``pow_crt``'s and ``pow_sec_many``'s);
 ``spectral_pow_sec`` runs the spectral kernel, on its IFMA loops where the CPU has them (the
 record's ``transforms`` names them).
 ``--fixed zero,random`` runs each kernel once per fixed exponent: ``zero`` (the default: the
@@ -93,7 +94,8 @@ def main() -> None:
         "--kernels",
         type=lambda s: s.split(","),
         default=["cios_pow_sec"],
-        help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA), amm_pow_sec_blind (the same, blinded), spectral_pow_sec",
+        help="constant-time kernels: cios_pow_sec, amm_pow_sec (AVX-512 IFMA), amm_pair_pow_sec "
+        "(its two lanes), amm_pow_sec_blind (amm_pow_sec blinded), spectral_pow_sec",
     )
     ap.add_argument(
         "--fixed",

@@ -222,7 +222,10 @@ fn batches_keep_input_order() {
         // where the CPU has IFMA: two items per thread), with the same results; one shared
         // exponent pairs every two items in `pow_many`.
         let shared = vec![es[2].clone(); k];
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         let (prods1, pows1, secs1, shared1) = one.install(|| {
             (
                 m.mul_many(&xs, &ys).unwrap(),
@@ -234,7 +237,11 @@ fn batches_keep_input_order() {
         assert_eq!((prods1, pows1, secs1), (prods, pows, secs), "one thread");
         for (i, got) in shared1.into_iter().enumerate() {
             let want = oracle_pow(&big(&xs[i]), &big(&shared[i]), &n);
-            assert_eq!(strip(got), limbs(&want), "pow_many[{i}], one thread, shared exponent");
+            assert_eq!(
+                strip(got),
+                limbs(&want),
+                "pow_many[{i}], one thread, shared exponent"
+            );
         }
         assert_eq!(
             m.pow_many(&xs, &es[..1]),

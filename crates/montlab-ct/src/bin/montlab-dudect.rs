@@ -17,7 +17,10 @@
 //!
 //! Kernels: `cios_pow_sec` (`pow::fixed::pow_sec`), `amm_pow_sec` (`pow::fixed::pow_sec_with`
 //! on the AVX-512 IFMA kernel, which valgrind cannot run; refused on a CPU without IFMA),
-//! `amm_pow_sec_blind` (`FastModulus::pow_sec` with blinding on, where it runs on `amm`: the
+//! `amm_pair_pow_sec` (`pow::pair::pow_sec_pair` on `amm`'s two lanes, as `pow_crt` and
+//! `pow_sec_many` run it: a second modulus and base of the same size, both lanes with the
+//! class's exponent), `amm_pow_sec_blind` (`FastModulus::pow_sec` with blinding on, where it
+//! runs on `amm`: the
 //! pair advanced in every run and drawn afresh every `pow::blind::REFRESH` runs, inside the
 //! timing), `spectral_pow_sec` (`pow_sec_with` on the spectral kernel; its transforms, pointwise
 //! products and Garner step run on AVX-512 IFMA where the CPU has it, and the JSON names the
@@ -27,7 +30,7 @@
 use std::time::Instant;
 
 use montlab_core::mont::amm::IfmaParams;
-use montlab_core::pow::{fixed, window};
+use montlab_core::pow::{fixed, pair, window};
 use montlab_core::spectral::{self, SpectralParams};
 use montlab_core::{FastModulus, Limb, MontParams, OddModulus, Stop};
 
@@ -102,7 +105,8 @@ fn built<T>(k: Option<T>, why: &str) -> T {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: montlab-dudect (cios_pow_sec|amm_pow_sec|amm_pow_sec_blind|spectral_pow_sec|vartime) \
+        "usage: montlab-dudect \
+         (cios_pow_sec|amm_pow_sec|amm_pair_pow_sec|amm_pow_sec_blind|spectral_pow_sec|vartime) \
          BITS SAMPLES \
          [SEED [zero|one|ones|top|random]]"
     );
@@ -125,6 +129,7 @@ fn main() {
     let kernels = [
         "cios_pow_sec",
         "amm_pow_sec",
+        "amm_pair_pow_sec",
         "amm_pow_sec_blind",
         "spectral_pow_sec",
         "vartime",
@@ -145,10 +150,10 @@ fn main() {
     n[0] |= 1;
     let p = MontParams::from_limbs(&n).expect("an odd modulus > 1");
     let m = OddModulus::new(&n).expect("an odd modulus > 1");
-    let ifma = (kernel == "amm_pow_sec").then(|| {
+    let ifma = (kernel == "amm_pow_sec" || kernel == "amm_pair_pow_sec").then(|| {
         built(
             IfmaParams::new(&m),
-            "amm_pow_sec needs AVX-512 IFMA (and N <= 52830 bits)",
+            "the amm kernels need AVX-512 IFMA (and N <= 52830 bits)",
         )
     });
     let spectral = (kernel == "spectral_pow_sec").then(|| {
@@ -159,6 +164,18 @@ fn main() {
     });
     let mut base = rng.limbs(s);
     base[s - 1] &= (1u64 << top) - 1; // below 2^(bits - 1) <= N
+                                      // `amm_pair_pow_sec`'s second lane: another modulus of the same size, and a base below it.
+    let second = (kernel == "amm_pair_pow_sec").then(|| {
+        let mut n2 = rng.limbs(s);
+        n2[s - 1] &= u64::MAX >> (63 - top);
+        n2[s - 1] |= 1 << top;
+        n2[0] |= 1;
+        let m2 = OddModulus::new(&n2).expect("an odd modulus > 1");
+        let mut b2 = rng.limbs(s);
+        b2[s - 1] &= (1u64 << top) - 1;
+        let k2 = built(IfmaParams::new(&m2), "amm_pair_pow_sec needs AVX-512 IFMA");
+        (k2, b2)
+    });
     let mut fixed_exp = vec![0; s];
     match fixed_class {
         "one" => fixed_exp[0] = 1,
@@ -189,6 +206,13 @@ fn main() {
             "amm_pow_sec" => {
                 let k = ifma.as_ref().expect("built above");
                 fixed::pow_sec_with(k, &base, e, Stop::never()).expect("never stopped")
+            }
+            "amm_pair_pow_sec" => {
+                let k = ifma.as_ref().expect("built above");
+                let (k2, b2) = second.as_ref().expect("built above");
+                let [x, _] = pair::pow_sec_pair([k, k2], [&base, b2], [e, e], None, Stop::never())
+                    .expect("never stopped");
+                x
             }
             "spectral_pow_sec" => {
                 let k = spectral.as_ref().expect("built above");
