@@ -576,9 +576,11 @@ fn pair256_applies(w: usize) -> bool {
 
 /// Two independent squarings, `out[i] = a[i]^2 R^-1 mod N_i` up to one N_i, each as
 /// [`IfmaParams::ams`]: interleaved in one core (`simd::ams2_core`) where [`amm_pair`]
-/// would interleave the products and the squaring core is faster than the pair of AMMs
-/// (from [`AMS_PAIR_MIN_VECS`]); below, as [`amm_pair`] of each number by itself; where
-/// [`amm_pair`] would not interleave, one [`IfmaParams::ams`] after the other.
+/// would interleave the products on 512-bit vectors and the squaring core is faster than that
+/// pair of AMMs (from [`AMS_PAIR_MIN_VECS`]); elsewhere, as [`amm_pair`] of each number by
+/// itself (on 256-bit vectors the pair of AMMs was as fast as the 512-bit squaring core or
+/// faster: `examples/ams_timings`, 1800 and 2200 bits on an AMD Zen 4); where [`amm_pair`]
+/// would not interleave, one [`IfmaParams::ams`] after the other.
 ///
 /// # Panics
 /// As [`IfmaParams::amm`].
@@ -590,7 +592,8 @@ pub fn ams_pair(p: [&IfmaParams; 2], a: [&IfmaElem; 2], out: [&mut IfmaElem; 2])
         p[1].ams(a[1], o1);
         return;
     }
-    if l < AMS_PAIR_MIN_VECS {
+    #[cfg(target_arch = "x86_64")]
+    if l < AMS_PAIR_MIN_VECS || pair256_applies(p[0].k.div_ceil(4)) {
         amm_pair(p, a, a, [o0, o1]);
         return;
     }
