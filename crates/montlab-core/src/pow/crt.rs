@@ -152,9 +152,9 @@ impl CrtKey {
     /// public or test keys, and as the reference of [`CrtKey::pow_sec`]. Where both primes
     /// have `amm`'s two-lane kernel ([`crate::FastModulus::pair_ifma`]) of one digit count,
     /// both halves run in one call of the pair's fixed window, which there takes less time
-    /// than two one-lane sliding windows (`docs/amm-pair-timings-zen4-256.txt`: 0.69 of one
-    /// at 1024 bits, 0.92-0.95 from 1536 to 2304); otherwise by sliding windows one after
-    /// the other.
+    /// than two one-lane sliding windows (`docs/amm-pair-timings-zen4-256.txt`: 0.74 of them
+    /// at 1024 bits, 0.89-0.93 from 1536 to 2304); otherwise by sliding windows one after the
+    /// other.
     ///
     /// # Errors
     /// As [`CrtKey::pow_sec`].
