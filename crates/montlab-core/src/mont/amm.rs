@@ -31,12 +31,14 @@
 //! shifted one, fewer operations for a longer chain); above, one core with a run-time count
 //! keeps them in memory and runs two rounds per pass over them. [`amm_pair`] runs two
 //! independent products (moduli of one digit count, up to [`PAIR_MAX_VECS`] vectors) with
-//! their lean rounds interleaved, so each one's serial chain hides behind the other's work.
+//! their rounds interleaved, so each one's serial chain hides behind the other's work: on
+//! 256-bit vectors with OpenSSL's round (`pair256`) where they leave fewer lanes empty, else
+//! the lean 512-bit rounds.
 //! Squarings ([`IfmaParams::ams`], [`ams_pair`], after Drucker and Gueron, "Fast modular
 //! squaring with AVX512IFMA", ITNG 2019) multiply a_i in round i by E_i, the square's row from
 //! digit i (a_i, then the digits of 2A), and skip its zero vectors below digit i: about 3/4 of
 //! the AMM's lane products, from [`AMS_MIN_VECS`] vectors on one lane and
-//! [`AMS_PAIR_MIN_VECS`] on two. A lane gains less than 2^54 + 2^12 a round (four 52-bit
+//! [`AMS_PAIR_MIN_VECS`] on two where the pair runs on 512-bit vectors. A lane gains less than 2^54 + 2^12 a round (four 52-bit
 //! halves, and lane 0 the carry of the lane shifted out), so k <= 1023 rounds stay below 2^64.
 //! After the k rounds one lane-wise carry pass leaves digits < 2^52 + 2^12; the remaining
 //! ripples (a carry into a digit 2^52 - 1) are resolved with generate/propagate lane masks and
@@ -495,11 +497,10 @@ macro_rules! by_w {
     };
 }
 
-/// Most vectors per number of the two-lane core: above, two products' registers no longer fit
-/// and the two-lane core is no faster than two one-lane products (`examples/amm_pair_timings`
-/// on an AMD Zen 4: 0.84-0.90 of their time at 3 to 6 vectors, 0.99-1.00 at 8 and 10). A
-/// pair on 256-bit vectors, where 1024 bits (k = 20) fill five of them instead of 20 of the 24
-/// lanes of three 512-bit ones, was slower than this one there.
+/// Most vectors per number of the two-lane cores: above, two products' registers no longer
+/// fit and a pair is no faster than two one-lane products (`examples/amm_pair_timings` on an
+/// AMD Zen 4, `docs/amm-pair-timings-zen4-256.txt`: 0.63-0.89 of their time at 3 to 6
+/// vectors; the 512-bit pair measured 0.99-1.00 of them at 8 and 10 when this was set).
 pub const PAIR_MAX_VECS: usize = 6;
 // `amm_pair` compiles its core for 1 to 6 vectors.
 const _: () = assert!(PAIR_MAX_VECS == 6 && PAIR_MAX_VECS <= FIXED_VECS);
@@ -567,8 +568,8 @@ pub fn amm_pair(
 
 /// Whether a pair of W vectors of four digits runs on the 256-bit core (`pair256`) rather
 /// than the 512-bit one: up to 8 of them, and where the 512-bit vectors would leave four
-/// lanes empty (W odd). On an AMD Zen 4 (`examples/amm_pair_timings`) it took 0.65-0.87 of
-/// the 512-bit pair's time for W <= 7 and W = 9, and 1.01-1.08 for W = 10 and 12.
+/// lanes empty (W odd). On an AMD Zen 4 (`examples/amm_pair_timings` with either core) the
+/// 256-bit pair was the faster for W <= 9 and W = 11, the slower for W = 10 and 12.
 #[cfg(target_arch = "x86_64")]
 fn pair256_applies(w: usize) -> bool {
     w <= 8 || (w % 2 == 1 && w <= pair256::MAX_W)

@@ -16,8 +16,9 @@
 //!
 //! Timing: as [`crate::pow::fixed::pow_sec_with`] on `amm`: the sequence of operations depends
 //! only on the limb counts; each lane's table entry is gathered by a full masked scan with its
-//! own digit. The squarings run on [`amm::ams_pair`] (its dedicated core from 5 vectors, the
-//! AMM of each number by itself below). Where the two moduli have different digit counts, or
+//! own digit. The squarings run on [`amm::ams_pair`] (its dedicated core where the pair runs
+//! on 512-bit vectors from 5 of them, the AMM of each number by itself elsewhere). Where the
+//! two moduli have different digit counts, or
 //! more than [`amm::PAIR_MAX_VECS`] vectors, [`amm::amm_pair`] runs the two products one after
 //! the other, on the same path for the same lengths. With blinding pairs
 //! ([`crate::pow::blind`]) every table entry and each starting accumulator carry a random

@@ -203,3 +203,58 @@ pub(super) fn amm2<const W: usize>(
     }
     finish([(x.acc, tx), (y.acc, ty)], [o0, o1]);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    /// The normalisation gives the digits of the accumulator's value (lanes of up to 60 bits,
+    /// t in lane 0), on random lanes and on lanes whose carries ripple through runs of
+    /// 2^52 - 1 (the generate/propagate masks).
+    #[test]
+    fn finish_normalises_ripples() {
+        if !super::super::ifma_or_skip("pair256::finish_normalises_ripples") {
+            return;
+        }
+        const W: usize = 5;
+        let m = MASK52;
+        let mut cases: Vec<[u64; 4 * W]> = vec![
+            [m; 4 * W],
+            core::array::from_fn(|j| if j == 0 { 1 << 53 } else { m }),
+            core::array::from_fn(|j| if j % 7 == 0 { (1 << 52) + 5 } else { m }),
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..200 {
+            cases.push(core::array::from_fn(|_| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                x >> 4
+            }));
+        }
+        for mut lanes in cases {
+            // The top lane small enough that the value fits 4 W digits.
+            lanes[4 * W - 1] &= (1 << 50) - 1;
+            let value = |d: &[u64]| {
+                d.iter()
+                    .rev()
+                    .fold(BigUint::default(), |acc, &l| (acc << 52u32) + l)
+            };
+            let acc: [__m256i; W] = core::array::from_fn(|j| {
+                // SAFETY: four digits of the array at 4 j < 4 W.
+                unsafe { core::ptr::read_unaligned(lanes.as_ptr().add(4 * j).cast()) }
+            });
+            let mut out = [[Block::default(); 3]; 2];
+            let [o0, o1] = &mut out;
+            // SAFETY: AVX-512 F and VL are present (checked above).
+            unsafe { finish([(acc, lanes[0]), (acc, lanes[0])], [o0, o1]) };
+            for o in &out {
+                let d: Vec<u64> = o.iter().flat_map(|b| b.0).collect();
+                assert!(
+                    d.iter().all(|&v| v <= m),
+                    "digits not normalised: {lanes:x?}"
+                );
+                assert_eq!(value(&d), value(&lanes), "{lanes:x?}");
+            }
+        }
+    }
+}
