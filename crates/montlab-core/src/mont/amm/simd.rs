@@ -344,7 +344,7 @@ pub(super) fn gather(table: &[IfmaElem], digit: u64, out: &mut [Block]) {
     let v = out.len();
     for (c, chunk) in out.chunks_mut(LANES).enumerate() {
         let lo = LANES * c;
-        by_lanes!(chunk.len(), U => {
+        by_vecs!(chunk.len(), [1 2 3 4 5 6 7 8], U => {
             let chunk: &mut [Block; U] = chunk.try_into().expect("chunk of U blocks");
             gather_chunk::<U>(table, v, lo, digit, chunk);
         });
@@ -381,23 +381,6 @@ fn gather_chunk<const U: usize>(
         store(o, a);
     }
 }
-
-/// `$body` with the constant `$u` equal to `$n`, 1 to 8.
-macro_rules! by_lanes {
-    ($n:expr, $u:ident => $body:block) => {
-        by_lanes!(@ $n, $u, $body, 1 2 3 4 5 6 7 8)
-    };
-    (@ $n:expr, $u:ident, $body:block, $($k:literal)*) => {
-        match $n {
-            $($k => {
-                const $u: usize = $k;
-                $body
-            })*
-            n => unreachable!("amm: a chunk of {n} blocks"),
-        }
-    };
-}
-use by_lanes;
 
 /// Carries of an unnormalised result `acc` (value < 2^(52 8 V), lanes < 2^64), written
 /// to `out` with every digit < 2^52.
