@@ -38,8 +38,9 @@
 //! squaring with AVX512IFMA", ITNG 2019) multiply a_i in round i by E_i, the square's row from
 //! digit i (a_i, then the digits of 2A), and skip its zero vectors below digit i: about 3/4 of
 //! the AMM's lane products, from [`AMS_MIN_VECS`] vectors on one lane and
-//! [`AMS_PAIR_MIN_VECS`] on two where the pair runs on 512-bit vectors. A lane gains less than 2^54 + 2^12 a round (four 52-bit
-//! halves, and lane 0 the carry of the lane shifted out), so k <= 1023 rounds stay below 2^64.
+//! [`AMS_PAIR_MIN_VECS`] on two where the pair runs on 512-bit vectors. A lane gains less
+//! than 2^54 + 2^12 a round (four 52-bit halves, and lane 0 the carry of the lane shifted
+//! out), so k <= 1023 rounds stay below 2^64.
 //! After the k rounds one lane-wise carry pass leaves digits < 2^52 + 2^12; the remaining
 //! ripples (a carry into a digit 2^52 - 1) are resolved with generate/propagate lane masks and
 //! scalar additions.
@@ -579,9 +580,10 @@ fn pair256_applies(w: usize) -> bool {
 /// [`IfmaParams::ams`]: interleaved in one core (`simd::ams2_core`) where [`amm_pair`]
 /// would interleave the products on 512-bit vectors and the squaring core is faster than that
 /// pair of AMMs (from [`AMS_PAIR_MIN_VECS`]); elsewhere, as [`amm_pair`] of each number by
-/// itself (on 256-bit vectors the pair of AMMs was as fast as the 512-bit squaring core or
-/// faster: `examples/ams_timings`, 1800 and 2200 bits on an AMD Zen 4); where [`amm_pair`]
-/// would not interleave, one [`IfmaParams::ams`] after the other.
+/// itself (on 256-bit vectors that was the faster: `pow_sec_many` took 0.94 and 0.98 of the
+/// 512-bit squaring core's time at 1800 and 2200 bits on an AMD Zen 4,
+/// `docs/baseline-ab-ams-pair256.json`); where [`amm_pair`] would not interleave, one
+/// [`IfmaParams::ams`] after the other.
 ///
 /// # Panics
 /// As [`IfmaParams::amm`].

@@ -164,7 +164,8 @@ fn main() {
     });
     let mut base = rng.limbs(s);
     base[s - 1] &= (1u64 << top) - 1; // below 2^(bits - 1) <= N
-                                      // `amm_pair_pow_sec`'s second lane: another modulus of the same size, and a base below it.
+
+    // `amm_pair_pow_sec`'s second lane: another modulus of the same size, and a base below it.
     let second = (kernel == "amm_pair_pow_sec").then(|| {
         let mut n2 = rng.limbs(s);
         n2[s - 1] &= u64::MAX >> (63 - top);

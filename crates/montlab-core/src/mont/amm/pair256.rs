@@ -25,8 +25,8 @@
 //! Input/output ranges: as [`super::amm_pair`] (digits < 2^52, values < 2N, output < 2N with
 //! digits < 2^52; lanes past 4 W written as zero). A lane gains less than 2^54 a round and t
 //! stays below 2^60 for k <= 48, so no lane overflows. No branch or address depends on the
-//! operands. Left out: squarings (the pair of squarings uses the 512-bit core from
-//! [`super::AMS_PAIR_MIN_VECS`]).
+//! operands. Left out: a dedicated squaring (paired squarings run here as the AMM of each
+//! number by itself; the 512-bit squaring core runs where the pair is on 512-bit vectors).
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_alignr_epi64, _mm256_and_si256, _mm256_blend_epi32,
     _mm256_castsi256_si128, _mm256_cmpeq_epu64_mask, _mm256_cmpgt_epu64_mask,
