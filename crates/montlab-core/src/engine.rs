@@ -854,13 +854,14 @@ impl FastModulus {
             // sliding window; the others (and an odd last item) alone.
             let chunks = map_indices(bases.len().div_ceil(2), 1, |i| {
                 let b = &bases[2 * i..(2 * i + 2).min(bases.len())];
-                match (b, &exps[2 * i..2 * i + b.len()]) {
+                let e = &exps[2 * i..2 * i + b.len()];
+                match (b, e) {
                     ([b0, b1], [e0, e1]) if limb::cmp(e0.as_ref(), e1.as_ref()).is_eq() => {
                         pair::pow_pair_vartime(k, [b0, b1], e0.as_ref(), stop).map(Vec::from)
                     }
                     _ => b
                         .iter()
-                        .zip(&exps[2 * i..])
+                        .zip(e)
                         .map(|(b, e)| self.pow_checked(kernel, b, e.as_ref(), stop))
                         .collect(),
                 }

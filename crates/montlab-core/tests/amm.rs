@@ -475,9 +475,9 @@ fn require_ifma_fails_when_the_kernels_are_off() {
 
 /// The two-lane product (`amm_pair`) gives each lane's one-lane AMM, digit for digit, on
 /// pairs of moduli of one size (the interleaved cores up to `PAIR_MAX_VECS` vectors: on
-/// 256-bit vectors for k <= 36 and odd k / 4 up to 44, on 512-bit ones at k = 37..40 and
-/// 45..48; and the one-lane fallback past them) and of two sizes (the fallback), with lazy edge operands (0, 1,
-/// N - 1, N, 2N - 1) in either lane; and the paired fixed window (`pow::pair`) gives
+/// 256-bit vectors for k <= 36 and 41..44, on 512-bit ones at k = 37..40 and 45..48; and the
+/// one-lane fallback past them) and of two sizes (the fallback), with lazy edge operands (0,
+/// 1, N - 1, N, 2N - 1) in either lane; and the paired fixed window (`pow::pair`) gives
 /// num-bigint's powers for exponents of different lengths (the shorter padded with zero
 /// limbs), bases 0, 1, N - 1 and random ones.
 #[test]

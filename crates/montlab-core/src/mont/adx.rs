@@ -362,9 +362,13 @@ macro_rules! sq_row {
 }
 
 /// Row i of [`Adx::product_straight`] (r12 at x_i, r13 at w_i, r14 at y): [`row_straight`]
-/// of x_i times y in mode `$m`, its carry stored past its end.
+/// of x_i times y in mode `$m`, its carry stored past its end; `add` and a token: an adding
+/// row (the token only counts).
 #[cfg(target_arch = "x86_64")]
 macro_rules! prod_row {
+    (add $r:ident) => {
+        prod_row!(""; g g)
+    };
     ($m:tt; $($g:tt)*) => {
         concat!(
             "mov rdx, qword ptr [r12]\n",
@@ -378,6 +382,15 @@ macro_rules! prod_row {
     };
 }
 
+/// The text of [`Adx::product_straight`]: row 0 storing its limbs (so `w` needs no zeroing),
+/// then one adding [`prod_row`] per token.
+#[cfg(target_arch = "x86_64")]
+macro_rules! product_straight_text {
+    ($($r:ident)*) => {
+        concat!(prod_row!(set; g g), $(prod_row!(add $r),)*)
+    };
+}
+
 /// The assembly of [`Adx::square_straight`]: row 0 (`7 + 8 g` limbs, one `g` per group) storing
 /// its limbs, so that `w` needs no zeroing under it, then one adding [`sq_row`] per `[r g..]`
 /// (its length `r + 8 g`), then one diagonal pair ([`diag_pair_text`], no
@@ -385,19 +398,37 @@ macro_rules! prod_row {
 #[cfg(target_arch = "x86_64")]
 macro_rules! square_straight_asm {
     ($x:expr, $w:expr, $left:ident, [$($g0:ident)*] $([$r:tt $($g:ident)*])*; $($p:ident)*) => {
-        core::arch::asm!(
-            sq_row!(set, 7; $($g0)*),
-            $(sq_row!("", $r; $($g)*),)*
-            "mov rsi, r14",
-            "mov rdi, r15",
-            "xor r9d, r9d",
-            "mov r10d, 63",
-            $(pair_text!($p),)*
-            "mov eax, 0",
-            "mov ecx, 0",
-            "adcx rax, rcx",
-            "adox rax, rcx",
+        straight_asm!(
+            [
+                sq_row!(set, 7; $($g0)*),
+                $(sq_row!("", $r; $($g)*),)*
+                "mov rsi, r14",
+                "mov rdi, r15",
+                "xor r9d, r9d",
+                "mov r10d, 63",
+                $(pair_text!($p),)*
+                "mov eax, 0",
+                "mov ecx, 0",
+                "adcx rax, rcx",
+                "adox rax, rcx",
+            ]
             out("rax") $left,
+            inout("r12") $x.as_ptr() => _,
+            inout("r13") $w.as_mut_ptr().add(1) => _,
+            in("r14") $x.as_ptr(),
+            in("r15") $w.as_mut_ptr(),
+        )
+    };
+}
+
+/// `core::arch::asm!` of a written-out text (`[...]`) with its own operands, plus the
+/// registers every written-out row clobbers: rcx, rdx, rsi, rdi and r8 to r11.
+#[cfg(target_arch = "x86_64")]
+macro_rules! straight_asm {
+    ([$($text:expr),* $(,)?] $($args:tt)*) => {
+        core::arch::asm!(
+            $($text,)*
+            $($args)*
             out("rcx") _,
             out("rdx") _,
             out("rsi") _,
@@ -406,10 +437,6 @@ macro_rules! square_straight_asm {
             out("r9") _,
             out("r10") _,
             out("r11") _,
-            inout("r12") $x.as_ptr() => _,
-            inout("r13") $w.as_mut_ptr().add(1) => _,
-            in("r14") $x.as_ptr(),
-            in("r15") $w.as_mut_ptr(),
             options(nostack),
         )
     };
@@ -845,35 +872,11 @@ impl Adx {
         // SAFETY: the token proves BMI2 and ADX; row i reads x_i and y[..16] and writes
         // w[i..=i + 16], in bounds for i < 16 (lengths checked above).
         unsafe {
-            core::arch::asm!(
-                prod_row!(set; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                prod_row!(""; g g),
-                out("rcx") _,
-                out("rdx") _,
-                out("rsi") _,
-                out("rdi") _,
-                out("r8") _,
-                out("r9") _,
-                out("r10") _,
-                out("r11") _,
+            straight_asm!(
+                [product_straight_text!(r r r r r r r r r r r r r r r)]
                 inout("r12") x.as_ptr() => _,
                 inout("r13") w.as_mut_ptr() => _,
                 in("r14") y.as_ptr(),
-                options(nostack),
             );
         }
         #[cfg(not(target_arch = "x86_64"))]

@@ -223,12 +223,21 @@ pub(crate) trait Rows: Copy {
         }
     }
 
-    /// `w = x y` (`x.len() + y.len()` limbs, overwritten): [`Rows::mul_rows`] on a zeroed low
-    /// part; the ADX rows write 16 x 16 limbs out whole, their first row storing.
+    /// `w = x y` (`x.len() + y.len()` limbs, overwritten): [`Rows::product_straight`] where
+    /// the rows have it for these lengths, else [`Rows::mul_rows`] on a zeroed low part.
     #[inline(always)]
     fn product(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
-        w[..y.len()].fill(0);
-        self.mul_rows(x, y, w);
+        if !self.product_straight(x, y, w) {
+            w[..y.len()].fill(0);
+            self.mul_rows(x, y, w);
+        }
+    }
+
+    /// `w = x y` written out whole for the lengths the rows have it for (the ADX rows: 16 x 16
+    /// limbs, the first row storing), returning false (and leaving `w`) for others.
+    #[inline(always)]
+    fn product_straight(self, _x: &[Limb], _y: &[Limb], _w: &mut [Limb]) -> bool {
+        false
     }
 
     /// Rows growing by a limb each (the high triangle of a product): for t in 0..v.len(),
@@ -386,11 +395,8 @@ impl Rows for adx::Adx {
     }
 
     #[inline(always)]
-    fn product(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
-        if !adx::Adx::product_straight(self, x, y, w) {
-            w[..y.len()].fill(0);
-            adx::Adx::mul_rows(self, x, y, w);
-        }
+    fn product_straight(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) -> bool {
+        adx::Adx::product_straight(self, x, y, w)
     }
 
     #[inline(always)]

@@ -39,8 +39,8 @@ impl<R: Rows> Rows for VarTime<R> {
     }
 
     #[inline(always)]
-    fn product(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) {
-        self.0.product(x, y, w);
+    fn product_straight(self, x: &[Limb], y: &[Limb], w: &mut [Limb]) -> bool {
+        self.0.product_straight(x, y, w)
     }
 
     #[inline(always)]
