@@ -477,7 +477,8 @@ fn require_ifma_fails_when_the_kernels_are_off() {
 /// pairs of moduli of one size (the interleaved cores up to `PAIR_MAX_VECS` vectors: on
 /// 256-bit vectors for k <= 36 and 41..44, on 512-bit ones at k = 37..40 and 45..48; and the
 /// one-lane fallback past them) and of two sizes (the fallback), with lazy edge operands (0,
-/// 1, N - 1, N, 2N - 1) in either lane; and the paired fixed window (`pow::pair`) gives
+/// 1, N - 1, N, 2N - 1) in either lane, and so do `AmmPair`'s products and squarings (against
+/// each lane's `amm` and `ams`); and the paired fixed window (`pow::pair`) gives
 /// num-bigint's powers for exponents of different lengths (the shorter padded with zero
 /// limbs), bases 0, 1, N - 1 and random ones.
 #[test]
@@ -533,6 +534,21 @@ fn pair_matches_one_lane_products_and_num_bigint() {
             let [g0, g1] = &mut got;
             amm::amm_pair([&k[0], &k[1]], [&ex[0], &ex[1]], [&ey[0], &ey[1]], [g0, g1]);
             assert_eq!(got, want, "{ctx}: x0={x0:#x} x1={y1:#x}");
+            // The pair with its core chosen once: the same digits, and its squarings those
+            // of `ams_pair`, which are each lane's `ams`.
+            let pair = amm::AmmPair::new([&k[0], &k[1]]);
+            let [g0, g1] = &mut got;
+            pair.mul([&ex[0], &ex[1]], [&ey[0], &ey[1]], [g0, g1]);
+            assert_eq!(got, want, "{ctx}: AmmPair x0={x0:#x} x1={y1:#x}");
+            for i in 0..2 {
+                k[i].ams(&ex[i], &mut want[i]);
+            }
+            let [g0, g1] = &mut got;
+            pair.sqr([&ex[0], &ex[1]], [g0, g1]);
+            assert_eq!(got, want, "{ctx}: AmmPair squares x0={x0:#x} x1={y1:#x}");
+            let [g0, g1] = &mut got;
+            amm::ams_pair([&k[0], &k[1]], [&ex[0], &ex[1]], [g0, g1]);
+            assert_eq!(got, want, "{ctx}: ams_pair x0={x0:#x} x1={y1:#x}");
             for i in 0..2 {
                 assert!(digits_value(&got[i]) < &n[i] * 2u8, "{ctx}: lane {i} >= 2N");
             }

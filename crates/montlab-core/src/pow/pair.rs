@@ -16,11 +16,11 @@
 //!
 //! Timing: as [`crate::pow::fixed::pow_sec_with`] on `amm`: the sequence of operations depends
 //! only on the limb counts; each lane's table entry is gathered by a full masked scan with its
-//! own digit. The squarings run on [`amm::ams_pair`] (its dedicated core where the pair runs
+//! own digit. Products and squarings run on [`amm::AmmPair`], its core chosen once per
+//! exponentiation; the squarings as [`amm::ams_pair`] (its dedicated core where the pair runs
 //! on 512-bit vectors from 5 of them, the AMM of each number by itself elsewhere). Where the
-//! two moduli have different digit counts, or
-//! more than [`amm::PAIR_MAX_VECS`] vectors, [`amm::amm_pair`] runs the two products one after
-//! the other, on the same path for the same lengths. With blinding pairs
+//! two moduli have different digit counts, or more than [`amm::PAIR_MAX_VECS`] vectors, the
+//! two products run one after the other, on the same path for the same lengths. With blinding pairs
 //! ([`crate::pow::blind`]) every table entry and each starting accumulator carry a random
 //! factor. Sliding windows run only where both numbers share the exponent
 //! ([`pow_pair_vartime`], variable time): two exponents' windows would not line up.
@@ -34,15 +34,27 @@ use crate::pow::{window, MontKernel};
 use crate::stop::Stop;
 
 /// `amm` as a kernel whose elements are pairs of numbers mod the same N, both run by every
-/// product and squaring ([`amm::amm_pair`], [`amm::ams_pair`]). Its ordinary-domain numbers
-/// are the two operands packed, lane 0's `s` limbs first: [`MontKernel::limbs`] is 2 s.
+/// product and squaring ([`amm::AmmPair`]). Its ordinary-domain numbers are the two
+/// operands packed, lane 0's `s` limbs first: [`MontKernel::limbs`] is 2 s.
 #[derive(Clone, Copy, Debug)]
-pub struct PairKernel<'a>(pub &'a IfmaParams);
+pub struct PairKernel<'a> {
+    p: &'a IfmaParams,
+    pair: amm::AmmPair<'a>,
+}
 
-impl PairKernel<'_> {
+impl<'a> PairKernel<'a> {
+    /// The kernel for N's parameters.
+    #[must_use]
+    pub fn new(p: &'a IfmaParams) -> Self {
+        Self {
+            p,
+            pair: amm::AmmPair::new([p, p]),
+        }
+    }
+
     /// `f` on lane 0's and lane 1's halves of the packed `x` (2 s limbs).
     fn lanes<T>(&self, x: &[Limb], f: impl Fn(&[Limb]) -> T) -> [T; 2] {
-        let (x0, x1) = x.split_at(self.0.limbs());
+        let (x0, x1) = x.split_at(self.p.limbs());
         [f(x0), f(x1)]
     }
 }
@@ -54,42 +66,42 @@ impl MontKernel for PairKernel<'_> {
     fn scratch(&self) {}
 
     fn one(&self) -> [IfmaElem; 2] {
-        let one = self.0.one();
+        let one = self.p.one();
         [one.clone(), one]
     }
 
     fn to_mont(&self, x: &[Limb], _sc: &mut ()) -> [IfmaElem; 2] {
-        self.lanes(x, |x| self.0.to_mont(x, &mut ()))
+        self.lanes(x, |x| self.p.to_mont(x, &mut ()))
     }
 
     fn from_mont(&self, a: &[IfmaElem; 2], _sc: &mut ()) -> Vec<Limb> {
         [
-            self.0.from_mont(&a[0], &mut ()),
-            self.0.from_mont(&a[1], &mut ()),
+            self.p.from_mont(&a[0], &mut ()),
+            self.p.from_mont(&a[1], &mut ()),
         ]
         .concat()
     }
 
     fn mul(&self, a: &[IfmaElem; 2], b: &[IfmaElem; 2], out: &mut [IfmaElem; 2], _sc: &mut ()) {
         let [o0, o1] = out;
-        amm::amm_pair([self.0, self.0], [&a[0], &a[1]], [&b[0], &b[1]], [o0, o1]);
+        self.pair.mul([&a[0], &a[1]], [&b[0], &b[1]], [o0, o1]);
     }
 
     fn sqr(&self, a: &[IfmaElem; 2], out: &mut [IfmaElem; 2], _sc: &mut ()) {
         let [o0, o1] = out;
-        amm::ams_pair([self.0, self.0], [&a[0], &a[1]], [o0, o1]);
+        self.pair.sqr([&a[0], &a[1]], [o0, o1]);
     }
 
     fn limbs(&self) -> usize {
-        2 * self.0.limbs()
+        2 * self.p.limbs()
     }
 
     fn wrap(&self, x: &[Limb]) -> [IfmaElem; 2] {
-        self.lanes(x, |x| self.0.wrap(x))
+        self.lanes(x, |x| self.p.wrap(x))
     }
 
     fn unwrap(&self, a: &[IfmaElem; 2]) -> Vec<Limb> {
-        [self.0.unwrap(&a[0]), self.0.unwrap(&a[1])].concat()
+        [self.p.unwrap(&a[0]), self.p.unwrap(&a[1])].concat()
     }
 }
 
@@ -107,7 +119,7 @@ pub fn pow_pair_vartime(
     stop: &Stop,
 ) -> Result<[Vec<Limb>; 2], MontError> {
     let packed = [base[0], base[1]].concat();
-    let mut out = window::pow_vartime_until(&PairKernel(p), &packed, exp, stop)?;
+    let mut out = window::pow_vartime_until(&PairKernel::new(p), &packed, exp, stop)?;
     let hi = out.split_off(p.limbs());
     Ok([out, hi])
 }
@@ -132,9 +144,10 @@ pub fn pow_sec_pair(
     stop: &Stop,
 ) -> Result<[Vec<Limb>; 2], MontError> {
     let k = SEC_WINDOW_BITS as usize;
+    let pair = amm::AmmPair::new(p);
     let mul = |a: [&IfmaElem; 2], b: [&IfmaElem; 2], out: &mut [IfmaElem; 2]| {
         let [o0, o1] = out;
-        amm::amm_pair(p, a, b, [o0, o1]);
+        pair.mul(a, b, [o0, o1]);
     };
 
     let len = exp[0].len().max(exp[1].len());
@@ -181,7 +194,7 @@ pub fn pow_sec_pair(
         stop.check()?;
         for _ in 0..k {
             let [t0, t1] = &mut tmp;
-            amm::ams_pair(p, [&acc[0], &acc[1]], [t0, t1]);
+            pair.sqr([&acc[0], &acc[1]], [t0, t1]);
             core::mem::swap(&mut acc, &mut tmp);
         }
         for i in 0..2 {
