@@ -1,5 +1,5 @@
 //! Times `amm`'s two lanes against one: chained AMMs on one lane and as pairs
-//! (`amm::amm_pair`, two moduli of one size), and exponentiations with full-length exponents:
+//! (`amm::AmmPair`, as the paired windows call it; two moduli of one size), and exponentiations with full-length exponents:
 //! `pow` (sliding window, one lane), `pow_sec` (fixed window, one lane) and the pair's fixed
 //! window (`pow::pair::pow_sec_pair`, time per exponentiation). Medians of 7 alternating rounds,
 //! seeded operands. Needs AVX-512 IFMA.
@@ -48,6 +48,7 @@ fn main() {
         x.resize(s, 0);
         let e = rng.bits(bits);
         let ex = [p[0].elem(&x), p[1].elem(&x)];
+        let pair = amm::AmmPair::new([&p[0], &p[1]]);
         let (mut a, mut o) = (ex.clone(), ex.clone());
         let reps = (400_000_000 / (bits * bits)).max(10);
         let exp_reps = (reps / (bits + bits / 4)).max(2);
@@ -63,7 +64,7 @@ fn main() {
                 once(reps, || {
                     let [a0, a1] = &a;
                     let [o0, o1] = &mut o;
-                    amm::amm_pair([&p[0], &p[1]], [a0, a1], [a0, a1], [o0, o1]);
+                    pair.mul([a0, a1], [a0, a1], [o0, o1]);
                     std::mem::swap(&mut a, &mut o);
                 }) / 2.0,
             );
