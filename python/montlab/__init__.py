@@ -25,6 +25,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Modulus",
     "FastModulus",
+    "CrtKey",
     "pow_crt",
     "powm",
     "native_available",
@@ -36,12 +37,13 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from montlab._native import FastModulus, pow_crt
+    from montlab._native import CrtKey, FastModulus, pow_crt
 
 
 def __getattr__(name: str) -> Any:
-    """``montlab.FastModulus``: the native engine's modulus type (see ``montlab._native``), and
-    ``montlab.pow_crt``, the RSA private operation by CRT (constant time by default). The
+    """``montlab.FastModulus``: the native engine's modulus type (see ``montlab._native``);
+    ``montlab.pow_crt``, the RSA private operation by CRT (constant time by default), and
+    ``montlab.CrtKey``, a key prepared for many of them. The
     tuned threshold table (``montlab tune``, or MONTLAB_THRESHOLDS) is read here, on first use,
     never at import."""
     if name == "FastModulus":
@@ -50,8 +52,8 @@ def __getattr__(name: str) -> Any:
 
         ensure_applied()
         return _native.FastModulus
-    if name == "pow_crt":
+    if name in ("pow_crt", "CrtKey"):
         from montlab import _native
 
-        return _native.pow_crt
+        return getattr(_native, name)
     raise AttributeError(f"module 'montlab' has no attribute {name!r}")

@@ -12,6 +12,7 @@ from typing import SupportsIndex, final, overload
 
 __all__ = [
     "pow_crt",
+    "CrtKey",
     "powm",
     "thresholds",
     "set_thresholds",
@@ -302,6 +303,26 @@ def pow_crt(
     """c^d mod p q from an RSA key in CRT form; constant time in the key and c unless
     sec=False. p, q odd, > 1, of one 64-bit limb count s; dp, dq, qinv of at most s limbs;
     c of at most 2 s limbs. Only those shapes are checked."""
+
+@final
+class CrtKey:
+    """An RSA private key in CRT form with its primes' constants built once, in constant time,
+    for repeated private operations. The shapes are those of pow_crt (checked here); a
+    consistent key is the caller's."""
+
+    def __new__(
+        cls,
+        dp: SupportsIndex,
+        dq: SupportsIndex,
+        p: SupportsIndex,
+        q: SupportsIndex,
+        qinv: SupportsIndex,
+    ) -> CrtKey: ...
+    def pow(self, c: SupportsIndex, sec: bool = True) -> int:
+        """c^d mod p q, as pow_crt(c, dp, dq, p, q, qinv, sec) with this key."""
+    @property
+    def limbs(self) -> int:
+        """The limb count s of p and q (64-bit limbs; public)."""
 
 def thresholds() -> dict[str, int | list[int]]:
     """The threshold table in force for new FastModulus objects and powm (a spectral cut-over

@@ -1,4 +1,5 @@
-"""``montlab._native.pow_crt``: the RSA private operation by CRT, constant time by default.
+"""``montlab._native.pow_crt``: the RSA private operation by CRT, constant time by default, and
+``CrtKey``, the key prepared for many of them.
 
 Against ``pow(c, d, n)`` on random keys (gmpy2's primes) of one to sixteen limbs a prime, on
 edge ciphertexts, in both modes; against OpenSSL's raw RSA private operation
@@ -44,6 +45,14 @@ def test_matches_pow(bits: int, rng: random.Random) -> None:
             want = pow(c, d, n)
             assert native.pow_crt(c, dp, dq, p, q, qinv) == want, f"p={p:#x} q={q:#x} c={c:#x}"
             assert native.pow_crt(c, dp, dq, p, q, qinv, sec=False) == want
+        # The prepared key, its constants reused from call to call.
+        prepared = native.CrtKey(dp, dq, p, q, qinv)
+        assert prepared.limbs == -(-bits // 64)
+        for c in [0, 1, n - 1, rng.randrange(n), n, top]:
+            want = pow(c, d, n)
+            assert prepared.pow(c) == want, f"CrtKey p={p:#x} q={q:#x} c={c:#x}"
+            assert prepared.pow(c, sec=False) == want
+            assert prepared.pow(c, sec=True) == want
         # q > p or p > q: Garner's step works either way.
         c = rng.randrange(n)
         assert native.pow_crt(c, dq, dp, q, p, pow(p, -1, q)) == pow(c, d, n)
@@ -91,6 +100,7 @@ def test_matches_openssl_raw_private_operation(
         args = (c, k["exponent1"], k["exponent2"], k["prime1"], k["prime2"], k["coefficient"])
         assert native.pow_crt(*args) == want
         assert native.pow_crt(*args, sec=False) == want
+        assert native.CrtKey(*args[1:]).pow(c) == want
         assert want == pow(c, k["privateExponent"], n)
 
 
@@ -112,3 +122,27 @@ def test_bad_keys() -> None:
         native.pow_crt(-5, 3, 3, p, q, 1)
     with pytest.raises(OperandTypeError):
         native.pow_crt(5, 3, 3, p, q, True)  # type: ignore[arg-type]
+
+
+def test_crt_key_shapes() -> None:
+    p, q = 2**61 - 1, 2**64 - 59
+    key = native.CrtKey(3, 3, p, q, pow(q, -1, p))
+    assert key.pow(5) == native.pow_crt(5, 3, 3, p, q, pow(q, -1, p))
+    assert repr(key) == "CrtKey(<primes of 1 limbs>)"
+    assert str(p) not in repr(key) and hex(p)[2:] not in repr(key)
+    with pytest.raises(OperandError, match="odd"):
+        native.CrtKey(3, 3, p + 1, q, 1)
+    with pytest.raises(OperandError, match="same number"):
+        native.CrtKey(3, 3, p, 2**127 - 1, 1)
+    with pytest.raises(OperandError, match="greater than 1"):
+        native.CrtKey(3, 3, 1, 3, 1)
+    with pytest.raises(OperandError, match="no longer"):
+        native.CrtKey(2**64, 3, p, q, 1)
+    with pytest.raises(OperandError, match="c is too long"):
+        key.pow(2**128)
+    with pytest.raises(OperandError, match="negative"):
+        key.pow(-5)
+    with pytest.raises(OperandTypeError):
+        key.pow(True)  # type: ignore[arg-type]
+    with pytest.raises(OperandTypeError):
+        native.CrtKey(3, 3, p, q, 1.0)  # type: ignore[arg-type]

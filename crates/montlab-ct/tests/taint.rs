@@ -107,6 +107,11 @@ fn crt_pow_sec_has_no_key_dependent_branch_or_index() {
 }
 
 #[test]
+fn prepared_crt_key_has_no_key_dependent_branch_or_index() {
+    let _ = assert_clean("crt_prepared", "CrtKey::prepare and its pow_sec");
+}
+
+#[test]
 fn the_variable_time_crt_control_is_flagged() {
     assert_flagged("crt_vartime", "the variable-time CRT control");
 }

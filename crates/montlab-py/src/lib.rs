@@ -13,6 +13,7 @@
 //! still arrive in Python as `pyo3_runtime.PanicException`, never as an abort.
 
 mod convert;
+mod crt;
 #[cfg(all(not(Py_LIMITED_API), not(Py_3_12)))]
 mod digits;
 mod error;
@@ -760,47 +761,6 @@ fn powm<'py>(
     Ok(convert::int_of(py, &out)?)
 }
 
-/// c^d mod p q from the CRT form of an RSA private key (p, q, dp, dq, qinv), in constant time in
-/// the key and c by default (`sec=True`); `sec=False` runs the variable-time sibling.
-///
-/// p and q odd, > 1, of one 64-bit limb count s; dp, dq, qinv of at most s limbs; c of at most
-/// 2 s limbs (any value: the result is (c mod p q)^d mod p q). Only those shapes are checked: a
-/// consistent key is the caller's. Returns m < p q.
-#[pyfunction]
-#[pyo3(signature = (c, dp, dq, p, q, qinv, sec = true))]
-#[allow(clippy::too_many_arguments, reason = "RSA's CRT key has five parts")]
-fn pow_crt(
-    py: Python<'_>,
-    c: Int,
-    dp: Int,
-    dq: Int,
-    p: Int,
-    q: Int,
-    qinv: Int,
-    sec: bool,
-) -> Result<BigUint, Error> {
-    let part = |v: &Int, which| operand_limbs(v, which);
-    let key = montlab_core::pow::crt::CrtKey::new(
-        &part(&p, "p")?,
-        &part(&q, "q")?,
-        &part(&dp, "dp")?,
-        &part(&dq, "dq")?,
-        &part(&qinv, "qinv")?,
-    )?;
-    let c = operand_limbs(&c, "c")?;
-    let s = key.limbs();
-    // Two exponentiations of s limbs and 64 s exponent bits each.
-    let work = 2 * interrupt::work(s, 64 * s as u128 + 64);
-    let out = interrupt::run(py, work, move |stop| {
-        if sec {
-            key.pow_sec(&c, stop)
-        } else {
-            key.pow_vartime(&c, stop)
-        }
-    })?;
-    Ok(to_int(&out))
-}
-
 /// The threshold table in force for new `FastModulus` objects and `powm`.
 #[pyfunction]
 fn thresholds() -> BTreeMap<&'static str, CutValue> {
@@ -831,7 +791,9 @@ mod native {
     #[pymodule_export]
     use super::residue::Residue;
     #[pymodule_export]
-    use super::{pow_crt, powm, set_thresholds, thresholds, Cios, FastModulus};
+    use super::crt::{pow_crt, CrtKey};
+    #[pymodule_export]
+    use super::{powm, set_thresholds, thresholds, Cios, FastModulus};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -23,6 +23,8 @@
 //! lanes ([`super::pair`]); else on CIOS + `sqr`, one half after the other. h q is a
 //! schoolbook product of fixed shape. `tests/taint.rs` (crate `montlab-ct`) checks this under
 //! valgrind with the key marked secret (valgrind hides AVX-512, so there the CIOS path runs).
+//! [`CrtKey::prepare`] builds those constants once for many operations ([`PreparedCrtKey`]);
+//! each call of [`CrtKey::pow_sec`] builds its own.
 //! Left out: blinding (of the operands, as [`crate::pow::blind`] does for `FastModulus`, or of
 //! the exponents).
 
@@ -34,6 +36,7 @@ use crate::mont::amm::{self, IfmaParams};
 use crate::mont::cios;
 use crate::params::MontParams;
 use crate::stop::Stop;
+use std::sync::OnceLock;
 
 /// An RSA private key in CRT form, checked once (see the module documentation).
 #[derive(Clone, Debug)]
@@ -118,34 +121,43 @@ impl CrtKey {
         [&self.p, &self.q, &self.dp, &self.dq, &self.qinv]
     }
 
-    /// `c^d mod p q` in constant time in the key and in c (see the module documentation).
+    /// `c^d mod p q` in constant time in the key and in c (see the module documentation). The
+    /// primes' constants are built for this call; [`CrtKey::prepare`] builds them once.
     ///
     /// # Errors
     /// [`MontError::OperandTooLong`] naming `c` if its value needs more than 2 s limbs
     /// (checked without a branch on c's limbs when the slice is no longer);
     /// [`MontError::Interrupted`] once `stop` is requested.
     pub fn pow_sec(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
-        let s = self.limbs();
-        let c = fit(c, 2 * s).ok_or(MontError::OperandTooLong {
-            which: "c",
-            limbs: 2 * s,
-        })?;
-        let mp = MontParams::new_ct(&self.p);
-        let mq = MontParams::new_ct(&self.q);
-        let (cp, cq) = (reduce_ct(&mp, &c), reduce_ct(&mq, &c));
-        let (m1, m2) = match (ifma_ct(&self.p), ifma_ct(&self.q)) {
+        self.pow_sec_with(&SecConsts::new(self), c, stop)
+    }
+
+    /// [`CrtKey::pow_sec`] on constants built from this key.
+    fn pow_sec_with(&self, k: &SecConsts, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
+        let c = self.fit_c(c)?;
+        let (cp, cq) = (reduce_ct(&k.mp, &c), reduce_ct(&k.mq, &c));
+        let (m1, m2) = match &k.ifma {
             // Both halves in one call, their products interleaved on amm's two lanes.
-            (Some(ip), Some(iq)) => {
+            Some([ip, iq]) => {
                 let [m1, m2] =
-                    pair::pow_sec_pair([&ip, &iq], [&cp, &cq], [&self.dp, &self.dq], None, stop)?;
+                    pair::pow_sec_pair([ip, iq], [&cp, &cq], [&self.dp, &self.dq], None, stop)?;
                 (m1, m2)
             }
-            _ => (
-                fixed::pow_sec_reduced(&mp, &cp, &self.dp, stop)?,
-                fixed::pow_sec_reduced(&mq, &cq, &self.dq, stop)?,
+            None => (
+                fixed::pow_sec_reduced(&k.mp, &cp, &self.dp, stop)?,
+                fixed::pow_sec_reduced(&k.mq, &cq, &self.dq, stop)?,
             ),
         };
-        Ok(self.recombine(&mp, &m1, &m2))
+        Ok(self.recombine(&k.mp, &m1, &m2))
+    }
+
+    /// `c` as exactly 2 s limbs ([`fit`]), or the error naming it.
+    fn fit_c(&self, c: &[Limb]) -> Result<Vec<Limb>, MontError> {
+        let s = self.limbs();
+        fit(c, 2 * s).ok_or(MontError::OperandTooLong {
+            which: "c",
+            limbs: 2 * s,
+        })
     }
 
     /// `c^d mod p q` in variable time (the constants and reductions branch on the key): for
@@ -159,13 +171,18 @@ impl CrtKey {
     /// # Errors
     /// As [`CrtKey::pow_sec`].
     pub fn pow_vartime(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
-        let s = self.limbs();
-        let c = fit(c, 2 * s).ok_or(MontError::OperandTooLong {
-            which: "c",
-            limbs: 2 * s,
-        })?;
-        let fp = crate::FastModulus::new(&self.p)?;
-        let fq = crate::FastModulus::new(&self.q)?;
+        self.pow_vartime_with(&VarConsts::new(self)?, c, stop)
+    }
+
+    /// [`CrtKey::pow_vartime`] on constants built from this key.
+    fn pow_vartime_with(
+        &self,
+        k: &VarConsts,
+        c: &[Limb],
+        stop: &Stop,
+    ) -> Result<Vec<Limb>, MontError> {
+        let c = self.fit_c(c)?;
+        let [fp, fq] = &k.0;
         let (mp, mq) = (fp.word(), fq.word());
         let (cp, cq) = (reduce_ct(mp, &c), reduce_ct(mq, &c));
         let (m1, m2) = match (fp.pair_ifma(), fq.pair_ifma()) {
@@ -180,6 +197,17 @@ impl CrtKey {
             ),
         };
         Ok(self.recombine(mp, &m1, &m2))
+    }
+
+    /// The key with its primes' constants built once, in constant time, for repeated private
+    /// operations (as an RSA implementation keeps its Montgomery contexts with the key).
+    #[must_use]
+    pub fn prepare(self) -> PreparedCrtKey {
+        PreparedCrtKey {
+            sec: SecConsts::new(&self),
+            var: OnceLock::new(),
+            key: self,
+        }
     }
 
     /// Garner: m2 + q (qinv (m1 - m2) mod p), as 2 s limbs; `m1 < p`, `m2 < q`.
@@ -210,6 +238,80 @@ impl CrtKey {
             }
         }
         m
+    }
+}
+
+/// The constants of a key's two primes for [`CrtKey::pow_sec`], built without a branch or
+/// index on them: [`MontParams::new_ct`] for the reductions and the recombination, and
+/// [`IfmaParams::new_ct`] for both where the exponentiations run on `amm` ([`ifma_ct`]).
+#[derive(Clone, Debug)]
+struct SecConsts {
+    mp: MontParams,
+    mq: MontParams,
+    ifma: Option<[IfmaParams; 2]>,
+}
+
+impl SecConsts {
+    fn new(key: &CrtKey) -> Self {
+        let ifma = match (ifma_ct(&key.p), ifma_ct(&key.q)) {
+            (Some(ip), Some(iq)) => Some([ip, iq]),
+            _ => None,
+        };
+        Self {
+            mp: MontParams::new_ct(&key.p),
+            mq: MontParams::new_ct(&key.q),
+            ifma,
+        }
+    }
+}
+
+/// The constants of a key's two primes for [`CrtKey::pow_vartime`]: each prime's
+/// [`crate::FastModulus`] (variable time in the primes).
+#[derive(Debug)]
+struct VarConsts([crate::FastModulus; 2]);
+
+impl VarConsts {
+    fn new(key: &CrtKey) -> Result<Self, MontError> {
+        Ok(Self([
+            crate::FastModulus::new(&key.p)?,
+            crate::FastModulus::new(&key.q)?,
+        ]))
+    }
+}
+
+/// A [`CrtKey`] with its primes' constants ([`CrtKey::prepare`]): the constant-time ones
+/// built with it, the variable-time ones at the first [`PreparedCrtKey::pow_vartime`].
+#[derive(Debug)]
+pub struct PreparedCrtKey {
+    key: CrtKey,
+    sec: SecConsts,
+    var: OnceLock<Result<VarConsts, MontError>>,
+}
+
+impl PreparedCrtKey {
+    /// The key.
+    #[must_use]
+    pub fn key(&self) -> &CrtKey {
+        &self.key
+    }
+
+    /// As [`CrtKey::pow_sec`], on the constants built with this key.
+    ///
+    /// # Errors
+    /// As [`CrtKey::pow_sec`].
+    pub fn pow_sec(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
+        self.key.pow_sec_with(&self.sec, c, stop)
+    }
+
+    /// As [`CrtKey::pow_vartime`], on constants built at the first call.
+    ///
+    /// # Errors
+    /// As [`CrtKey::pow_vartime`].
+    pub fn pow_vartime(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
+        match self.var.get_or_init(|| VarConsts::new(&self.key)) {
+            Ok(k) => self.key.pow_vartime_with(k, c, stop),
+            Err(e) => Err(*e),
+        }
     }
 }
 
@@ -285,6 +387,15 @@ mod tests {
         assert_eq!(&m % q, c.modpow(dq, q), "mod q");
         let v = big(&key.pow_vartime(&limbs(c), Stop::never()).unwrap());
         assert_eq!(v, m);
+        // The prepared key, twice each (its constants reused; the variable-time ones built at
+        // the first call).
+        let prepared = key.clone().prepare();
+        for _ in 0..2 {
+            let got = prepared.pow_sec(&limbs(c), Stop::never()).unwrap();
+            assert_eq!(big(&got), m, "prepared pow_sec");
+            let got = prepared.pow_vartime(&limbs(c), Stop::never()).unwrap();
+            assert_eq!(big(&got), m, "prepared pow_vartime");
+        }
     }
 
     #[test]
@@ -339,12 +450,24 @@ mod tests {
         assert!(bad(CrtKey::new(&[], &[9], &[1], &[1], &[1])).contains("nonzero"));
         let key = CrtKey::new(&[7, 0], &[11], &[1], &[1], &[2]).unwrap();
         assert_eq!(key.limbs(), 1);
-        assert_eq!(
-            key.pow_sec(&[1, 1, 1], Stop::never()),
-            Err(MontError::OperandTooLong {
-                which: "c",
-                limbs: 2
-            })
-        );
+        let too_long = Err(MontError::OperandTooLong {
+            which: "c",
+            limbs: 2,
+        });
+        assert_eq!(key.pow_sec(&[1, 1, 1], Stop::never()), too_long);
+        assert_eq!(key.pow_vartime(&[1, 1, 1], Stop::never()), too_long);
+        let prepared = key.prepare();
+        assert_eq!(prepared.key().limbs(), 1);
+        assert_eq!(prepared.pow_sec(&[1, 1, 1], Stop::never()), too_long);
+        assert_eq!(prepared.pow_vartime(&[1, 1, 1], Stop::never()), too_long);
+        // A stop already requested ends both.
+        let stop = Stop::new();
+        stop.request();
+        for got in [
+            prepared.pow_sec(&[3], &stop),
+            prepared.pow_vartime(&[3], &stop),
+        ] {
+            assert_eq!(got, Err(MontError::Interrupted));
+        }
     }
 }
