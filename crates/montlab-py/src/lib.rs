@@ -787,11 +787,11 @@ mod native {
     use pyo3::types::PyTuple;
 
     #[pymodule_export]
+    use super::crt::{pow_crt, CrtKey};
+    #[pymodule_export]
     use super::kernels::{Amm, NttRedc, Spectral};
     #[pymodule_export]
     use super::residue::Residue;
-    #[pymodule_export]
-    use super::crt::{pow_crt, CrtKey};
     #[pymodule_export]
     use super::{powm, set_thresholds, thresholds, Cios, FastModulus};
 
