@@ -1,7 +1,8 @@
 //! Times `amm`'s two lanes against one: chained AMMs on one lane and as pairs
-//! (`amm::AmmPair`, as the paired windows call it; two moduli of one size), and exponentiations with full-length exponents:
-//! `pow` (sliding window, one lane), `pow_sec` (fixed window, one lane) and the pair's fixed
-//! window (`pow::pair::pow_sec_pair`, time per exponentiation). Medians of 7 alternating rounds,
+//! (`amm::AmmPair`, as the paired windows call it; two moduli of one size), and
+//! exponentiations with full-length exponents: `pow` (sliding window, one lane), `pow_sec`
+//! (fixed window, one lane) and the pair's fixed window (`pow::pair::pow_sec_pair`, time per
+//! exponentiation). Medians of 7 alternating rounds,
 //! seeded operands. Needs AVX-512 IFMA.
 //!
 //! Run as `cargo run --release -p montlab-core --example amm_pair_timings -- [BITS ...]`

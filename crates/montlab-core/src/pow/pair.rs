@@ -20,9 +20,9 @@
 //! exponentiation; the squarings as [`amm::ams_pair`] (its dedicated core where the pair runs
 //! on 512-bit vectors from 5 of them, the AMM of each number by itself elsewhere). Where the
 //! two moduli have different digit counts, or more than [`amm::PAIR_MAX_VECS`] vectors, the
-//! two products run one after the other, on the same path for the same lengths. With blinding pairs
-//! ([`crate::pow::blind`]) every table entry and each starting accumulator carry a random
-//! factor. Sliding windows run only where both numbers share the exponent
+//! two products run one after the other, on the same path for the same lengths. With
+//! blinding pairs ([`crate::pow::blind`]) every table entry and each starting accumulator
+//! carry a random factor. Sliding windows run only where both numbers share the exponent
 //! ([`pow_pair_vartime`], variable time): two exponents' windows would not line up.
 
 use crate::error::MontError;
