@@ -128,7 +128,7 @@ def test_crt_key_shapes() -> None:
     p, q = 2**61 - 1, 2**64 - 59
     key = native.CrtKey(3, 3, p, q, pow(q, -1, p))
     assert key.pow(5) == native.pow_crt(5, 3, 3, p, q, pow(q, -1, p))
-    assert repr(key) == "CrtKey(<primes of 1 limbs>)"
+    assert repr(key) == "CrtKey(<1-limb primes>)"
     assert str(p) not in repr(key) and hex(p)[2:] not in repr(key)
     with pytest.raises(OperandError, match="odd"):
         native.CrtKey(3, 3, p + 1, q, 1)

@@ -102,6 +102,6 @@ impl CrtKey {
     }
 
     fn __repr__(&self) -> String {
-        format!("CrtKey(<primes of {} limbs>)", self.limbs())
+        format!("CrtKey(<{}-limb primes>)", self.limbs())
     }
 }
