@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use montlab_core::pow::crt::{CrtKey as CoreKey, PreparedCrtKey};
-use montlab_core::Limb;
+use montlab_core::{Limb, MontError, Stop};
 use num_bigint::BigUint;
 use pyo3::prelude::*;
 
@@ -50,14 +50,28 @@ pub(crate) fn pow_crt(
     sec: bool,
 ) -> Result<BigUint, Error> {
     let key = core_key(&p, &q, &dp, &dq, &qinv)?;
-    let c = operand_limbs(&c, "c")?;
-    let out = interrupt::run(py, work(key.limbs()), move |stop| {
-        if sec {
-            key.pow_sec(&c, stop)
-        } else {
-            key.pow_vartime(&c, stop)
-        }
-    })?;
+    let op = if sec {
+        CoreKey::pow_sec
+    } else {
+        CoreKey::pow_vartime
+    };
+    private_op(py, key.limbs(), Arc::new(key), &c, op)
+}
+
+/// A private operation of a key `K`: `pow_sec` or `pow_vartime`.
+type PrivateOp<K> = fn(&K, &[Limb], &Stop) -> Result<Vec<Limb>, MontError>;
+
+/// `op` (a private operation of either form of a key with primes of `s` limbs) on c, in the
+/// interruptible runner.
+fn private_op<K: Send + Sync + 'static>(
+    py: Python<'_>,
+    s: usize,
+    key: Arc<K>,
+    c: &Int,
+    op: PrivateOp<K>,
+) -> Result<BigUint, Error> {
+    let c = operand_limbs(c, "c")?;
+    let out = interrupt::run(py, work(s), move |stop| op(&key, &c, stop))?;
     Ok(to_int(&out))
 }
 
@@ -83,16 +97,12 @@ impl CrtKey {
     /// c^d mod p q, as `pow_crt(c, dp, dq, p, q, qinv, sec)` with this key.
     #[pyo3(signature = (c, sec = true))]
     fn pow(&self, py: Python<'_>, c: Int, sec: bool) -> Result<BigUint, Error> {
-        let c: Vec<Limb> = operand_limbs(&c, "c")?;
-        let key = Arc::clone(&self.inner);
-        let out = interrupt::run(py, work(self.limbs()), move |stop| {
-            if sec {
-                key.pow_sec(&c, stop)
-            } else {
-                key.pow_vartime(&c, stop)
-            }
-        })?;
-        Ok(to_int(&out))
+        let op = if sec {
+            PreparedCrtKey::pow_sec
+        } else {
+            PreparedCrtKey::pow_vartime
+        };
+        private_op(py, self.limbs(), Arc::clone(&self.inner), &c, op)
     }
 
     /// The limb count s of p and q (64-bit limbs; public).
