@@ -321,6 +321,12 @@ class CrtKey:
     def pow(self, c: SupportsIndex, sec: bool = True) -> int:
         """c^d mod p q, as pow_crt(c, dp, dq, p, q, qinv, sec) with this key."""
     @property
+    def blinding(self) -> bool:
+        """Whether pow (constant time) blinds the exponents: dp + r_p (p - 1) and
+        dq + r_q (q - 1) for fresh random 64-bit r_p, r_q each call (off by default)."""
+    @blinding.setter
+    def blinding(self, on: bool) -> None: ...
+    @property
     def limbs(self) -> int:
         """The limb count s of p and q (64-bit limbs; public)."""
 

@@ -53,6 +53,10 @@ def test_matches_pow(bits: int, rng: random.Random) -> None:
             assert prepared.pow(c) == want, f"CrtKey p={p:#x} q={q:#x} c={c:#x}"
             assert prepared.pow(c, sec=False) == want
             assert prepared.pow(c, sec=True) == want
+        # Blinded exponents, fresh each call: the same results.
+        prepared.blinding = True
+        for c in [0, 1, n - 1, rng.randrange(n), top]:
+            assert prepared.pow(c) == prepared.pow(c) == pow(c, d, n), f"blinded c={c:#x}"
         # q > p or p > q: Garner's step works either way.
         c = rng.randrange(n)
         assert native.pow_crt(c, dq, dp, q, p, pow(p, -1, q)) == pow(c, d, n)
@@ -129,6 +133,9 @@ def test_crt_key_shapes() -> None:
     key = native.CrtKey(3, 3, p, q, pow(q, -1, p))
     assert key.pow(5) == native.pow_crt(5, 3, 3, p, q, pow(q, -1, p))
     assert repr(key) == "CrtKey(<1-limb primes>)"
+    assert key.blinding is False
+    key.blinding = True
+    assert key.blinding is True and key.pow(5) == native.pow_crt(5, 3, 3, p, q, pow(q, -1, p))
     assert str(p) not in repr(key) and hex(p)[2:] not in repr(key)
     with pytest.raises(OperandError, match="odd"):
         native.CrtKey(3, 3, p + 1, q, 1)

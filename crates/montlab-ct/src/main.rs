@@ -9,7 +9,7 @@
 //! * `crt_sec`: `pow::crt::CrtKey::pow_sec`, the RSA private operation, with the whole key
 //!   (p, q, dp, dq, qinv) and the ciphertext marked secret after the key's public checks;
 //! * `crt_prepared`: `CrtKey::prepare` and the prepared key's `pow_sec`, the key marked secret
-//!   before its constants are built;
+//!   before its constants are built; `crt_blinded` the same with exponent blinding on;
 //! * `crt_vartime`: `CrtKey::pow_vartime`, its control, which must be flagged;
 //! * `karatsuba_mul`: `mont::karatsuba::mul_portable`, the split product under the MULX/ADX
 //!   Montgomery products from `MIN_LIMBS` (32) limbs (here on the portable rows), with both
@@ -188,6 +188,11 @@ fn crt(kernel: &str, seed: &mut u64) {
             let got = match kernel {
                 "crt_sec" => key.pow_sec(&c, Stop::never()),
                 "crt_prepared" => key.clone().prepare().pow_sec(&c, Stop::never()),
+                "crt_blinded" => {
+                    let prepared = key.clone().prepare();
+                    prepared.set_blinding(true);
+                    prepared.pow_sec(&c, Stop::never())
+                }
                 _ => key.pow_vartime(&c, Stop::never()),
             }
             .expect("c fits");
@@ -256,7 +261,7 @@ fn main() {
         ),
         (
             "crt_",
-            &["crt_sec", "crt_prepared", "crt_vartime"],
+            &["crt_sec", "crt_prepared", "crt_blinded", "crt_vartime"],
             crt,
             0x0063_7274_6b65_7973,
         ),
@@ -291,7 +296,7 @@ fn main() {
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
                     eprintln!(
-                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_prepared, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, redc_n, redc_n_control, spectral_pow_sec, spectral_vartime)"
+                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_prepared, crt_blinded, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, redc_n, redc_n_control, spectral_pow_sec, spectral_vartime)"
                     );
                     std::process::exit(2);
                 }

@@ -112,6 +112,14 @@ fn prepared_crt_key_has_no_key_dependent_branch_or_index() {
 }
 
 #[test]
+fn blinded_crt_key_has_no_key_dependent_branch_or_index() {
+    let _ = assert_clean(
+        "crt_blinded",
+        "the prepared key's pow_sec with blinded exponents",
+    );
+}
+
+#[test]
 fn the_variable_time_crt_control_is_flagged() {
     assert_flagged("crt_vartime", "the variable-time CRT control");
 }

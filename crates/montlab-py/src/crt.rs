@@ -105,6 +105,19 @@ impl CrtKey {
         private_op(py, self.limbs(), Arc::clone(&self.inner), &c, op)
     }
 
+    /// Whether `pow` (constant time) blinds the exponents: dp + r_p (p - 1) and dq + r_q (q - 1)
+    /// for fresh random 64-bit r_p, r_q each call (off by default; one more limb of exponent
+    /// in each half). The result is the same for any RSA key.
+    #[getter]
+    fn get_blinding(&self) -> bool {
+        self.inner.blinding()
+    }
+
+    #[setter]
+    fn set_blinding(&self, on: bool) {
+        self.inner.set_blinding(on);
+    }
+
     /// The limb count s of p and q (64-bit limbs; public).
     #[getter]
     fn limbs(&self) -> usize {

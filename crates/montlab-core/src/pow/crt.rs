@@ -25,8 +25,9 @@
 //! valgrind with the key marked secret (valgrind hides AVX-512, so there the CIOS path runs).
 //! [`CrtKey::prepare`] builds those constants once for many operations ([`PreparedCrtKey`]);
 //! each call of [`CrtKey::pow_sec`] builds its own.
-//! Left out: blinding (of the operands, as [`crate::pow::blind`] does for `FastModulus`, or of
-//! the exponents).
+//! A prepared key blinds the exponents on request ([`PreparedCrtKey::set_blinding`]: dp +
+//! r_p (p - 1) and dq + r_q (q - 1), fresh random 64-bit r each call).
+//! Left out: blinding of the operands (as [`crate::pow::blind`] does for `FastModulus`).
 
 use super::{fixed, pair};
 use crate::engine::IFMA_POW_BITS;
@@ -36,6 +37,7 @@ use crate::mont::amm::{self, IfmaParams};
 use crate::mont::cios;
 use crate::params::MontParams;
 use crate::stop::Stop;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// An RSA private key in CRT form, checked once (see the module documentation).
@@ -129,26 +131,44 @@ impl CrtKey {
     /// (checked without a branch on c's limbs when the slice is no longer);
     /// [`MontError::Interrupted`] once `stop` is requested.
     pub fn pow_sec(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
-        self.pow_sec_with(&SecConsts::new(self), c, stop)
+        self.pow_sec_with(&SecConsts::new(self), [&self.dp, &self.dq], c, stop)
     }
 
-    /// [`CrtKey::pow_sec`] on constants built from this key.
-    fn pow_sec_with(&self, k: &SecConsts, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
+    /// [`CrtKey::pow_sec`] on constants built from this key, with the exponents `d` (dp and
+    /// dq, or their blinded forms).
+    fn pow_sec_with(
+        &self,
+        k: &SecConsts,
+        d: [&[Limb]; 2],
+        c: &[Limb],
+        stop: &Stop,
+    ) -> Result<Vec<Limb>, MontError> {
         let c = self.fit_c(c)?;
         let (cp, cq) = (reduce_ct(&k.mp, &c), reduce_ct(&k.mq, &c));
         let (m1, m2) = match &k.ifma {
             // Both halves in one call, their products interleaved on amm's two lanes.
             Some([ip, iq]) => {
-                let [m1, m2] =
-                    pair::pow_sec_pair([ip, iq], [&cp, &cq], [&self.dp, &self.dq], None, stop)?;
+                let [m1, m2] = pair::pow_sec_pair([ip, iq], [&cp, &cq], d, None, stop)?;
                 (m1, m2)
             }
             None => (
-                fixed::pow_sec_reduced(&k.mp, &cp, &self.dp, stop)?,
-                fixed::pow_sec_reduced(&k.mq, &cq, &self.dq, stop)?,
+                fixed::pow_sec_reduced(&k.mp, &cp, d[0], stop)?,
+                fixed::pow_sec_reduced(&k.mq, &cq, d[1], stop)?,
             ),
         };
         Ok(self.recombine(&k.mp, &m1, &m2))
+    }
+
+    /// dp + r_p (p - 1) and dq + r_q (q - 1) for fresh random 64-bit r_p and r_q
+    /// ([`blind_exponent`]).
+    ///
+    /// # Errors
+    /// [`MontError::Randomness`] if the operating system gives no random bytes.
+    fn blinded_exponents(&self) -> Result<[Vec<Limb>; 2], MontError> {
+        Ok([
+            blind_exponent(&self.dp, &self.p)?,
+            blind_exponent(&self.dq, &self.q)?,
+        ])
     }
 
     /// `c` as exactly 2 s limbs ([`fit`]), or the error naming it.
@@ -206,6 +226,7 @@ impl CrtKey {
         PreparedCrtKey {
             sec: SecConsts::new(&self),
             var: OnceLock::new(),
+            blinding: AtomicBool::new(false),
             key: self,
         }
     }
@@ -286,6 +307,8 @@ pub struct PreparedCrtKey {
     key: CrtKey,
     sec: SecConsts,
     var: OnceLock<Result<VarConsts, MontError>>,
+    /// Whether `pow_sec` blinds the exponents ([`PreparedCrtKey::set_blinding`]).
+    blinding: AtomicBool,
 }
 
 impl PreparedCrtKey {
@@ -300,7 +323,27 @@ impl PreparedCrtKey {
     /// # Errors
     /// As [`CrtKey::pow_sec`].
     pub fn pow_sec(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
-        self.key.pow_sec_with(&self.sec, c, stop)
+        let k = &self.key;
+        if self.blinding() {
+            let [dp, dq] = k.blinded_exponents()?;
+            return k.pow_sec_with(&self.sec, [&dp, &dq], c, stop);
+        }
+        k.pow_sec_with(&self.sec, [&k.dp, &k.dq], c, stop)
+    }
+
+    /// Turns exponent blinding on or off for [`PreparedCrtKey::pow_sec`]: each call then runs
+    /// on dp + r_p (p - 1) and dq + r_q (q - 1) for fresh random 64-bit r_p and r_q, so that no
+    /// two runs use the same exponent bits (the result is the same for every key with dp,
+    /// dq >= 1, as RSA keys have). The exponents are one limb longer (a public length), which
+    /// costs one limb's windows in each half.
+    pub fn set_blinding(&self, on: bool) {
+        self.blinding.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether [`PreparedCrtKey::pow_sec`] blinds the exponents.
+    #[must_use]
+    pub fn blinding(&self) -> bool {
+        self.blinding.load(Ordering::Relaxed)
     }
 
     /// As [`CrtKey::pow_vartime`], on constants built at the first call.
@@ -313,6 +356,28 @@ impl PreparedCrtKey {
             Err(e) => Err(*e),
         }
     }
+}
+
+/// `d + r (m - 1)` for a fresh random 64-bit r, as `m.len() + 1` limbs (it fits: below
+/// 2^(64 s) + (2^64 - 1)(2^(64 s) - 1)), by a schoolbook row of fixed shape: constant time in
+/// d and m. m is odd, so m - 1 is m with its low bit cleared. `d` has at most `m.len()` limbs.
+///
+/// # Errors
+/// [`MontError::Randomness`] if the operating system gives no random bytes.
+fn blind_exponent(d: &[Limb], m: &[Limb]) -> Result<Vec<Limb>, MontError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(|_| MontError::Randomness)?;
+    let r = Limb::from_le_bytes(bytes);
+    let s = m.len();
+    let mut out = d.to_vec();
+    out.resize(s + 1, 0);
+    let mut carry = 0;
+    for (i, (o, &mi)) in out.iter_mut().zip(m).enumerate() {
+        let mi = if i == 0 { mi & !1 } else { mi };
+        (*o, carry) = mac(r, mi, *o, carry);
+    }
+    out[s] = carry;
+    Ok(out)
 }
 
 /// The IFMA kernel of a secret prime of `s` limbs, built in constant time, where `pow_sec` runs
@@ -395,6 +460,37 @@ mod tests {
             assert_eq!(big(&got), m, "prepared pow_sec");
             let got = prepared.pow_vartime(&limbs(c), Stop::never()).unwrap();
             assert_eq!(big(&got), m, "prepared pow_vartime");
+        }
+        // Blinded exponents (fresh ones each call): the same result.
+        assert!(!prepared.blinding());
+        prepared.set_blinding(true);
+        assert!(prepared.blinding());
+        for _ in 0..2 {
+            let got = prepared.pow_sec(&limbs(c), Stop::never()).unwrap();
+            assert_eq!(big(&got), m, "blinded pow_sec");
+        }
+    }
+
+    /// A blinded exponent is d + r (m - 1) for some r < 2^64, one limb longer than m, and two
+    /// draws differ (with probability 1 - 2^-64).
+    #[test]
+    fn blinded_exponents() {
+        for (p, _) in prime_pairs() {
+            let s = p.to_u64_digits().len();
+            let pm1 = &p - 1u8;
+            for d in [BigUint::from(1u8), &p - 2u8, BigUint::from(3u8)] {
+                let a = blind_exponent(&limbs(&d), &limbs(&p)).unwrap();
+                let b = blind_exponent(&limbs(&d), &limbs(&p)).unwrap();
+                assert_eq!(a.len(), s + 1);
+                assert_ne!(a, b, "two draws gave one exponent");
+                for x in [a, b] {
+                    let x = big(&x);
+                    assert!(x >= d);
+                    let r = (&x - &d) / &pm1;
+                    assert_eq!(&d + &r * &pm1, x, "not d + r (p - 1)");
+                    assert!(r < BigUint::from(1u8) << 64u32);
+                }
+            }
         }
     }
 
