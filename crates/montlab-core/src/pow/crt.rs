@@ -318,10 +318,12 @@ impl PreparedCrtKey {
         &self.key
     }
 
-    /// As [`CrtKey::pow_sec`], on the constants built with this key.
+    /// As [`CrtKey::pow_sec`], on the constants built with this key, on blinded exponents when
+    /// [`PreparedCrtKey::set_blinding`] turned that on.
     ///
     /// # Errors
-    /// As [`CrtKey::pow_sec`].
+    /// As [`CrtKey::pow_sec`]; with blinding on, [`MontError::Randomness`] if the operating
+    /// system gives no random bytes.
     pub fn pow_sec(&self, c: &[Limb], stop: &Stop) -> Result<Vec<Limb>, MontError> {
         let k = &self.key;
         if self.blinding() {
