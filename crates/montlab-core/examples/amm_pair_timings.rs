@@ -2,8 +2,7 @@
 //! (`amm::AmmPair`, as the paired windows call it; two moduli of one size), and
 //! exponentiations with full-length exponents: `pow` (sliding window, one lane), `pow_sec`
 //! (fixed window, one lane) and the pair's fixed window (`pow::pair::pow_sec_pair`, time per
-//! exponentiation). Medians of 7 alternating rounds,
-//! seeded operands. Needs AVX-512 IFMA.
+//! exponentiation). Medians of 7 alternating rounds, seeded operands. Needs AVX-512 IFMA.
 //!
 //! Run as `cargo run --release -p montlab-core --example amm_pair_timings -- [BITS ...]`
 //! (default 1024 1536 2048 2304 3072 4096).

@@ -535,19 +535,10 @@ pub fn amm_pair(
     #[cfg(target_arch = "x86_64")]
     {
         let (k0, k) = ([p[0].k0, p[1].k0], p[0].k);
-        let w = k.div_ceil(4);
-        if pair256_applies(w) {
-            let (a, b, n) = (
-                [&a[0].d[..], &a[1].d],
-                [&b[0].d[..], &b[1].d],
-                [&p[0].n[..], &p[1].n],
-            );
-            let out = [&mut o0.d[..], &mut o1.d];
-            by_w!(w, W => {
-                // SAFETY: `available()` returned true above, so the CPU runs every instruction
-                // the core is compiled for; all slices have l blocks and k <= 4 W <= 8 l.
-                unsafe { pair256::amm2::<W>(a, b, n, k0, k, out) }
-            });
+        if let Some(core) = pair256_core(k.div_ceil(4)) {
+            // SAFETY: `available()` returned true above; all elements have the moduli's l
+            // blocks (asserted).
+            unsafe { run_core2(core, p, a, b, [o0, o1]) };
             return;
         }
         by_vecs!(l, [1 2 3 4 5 6], V => {
@@ -590,10 +581,11 @@ impl<'a> AmmPair<'a> {
     pub fn new(p: [&'a IfmaParams; 2]) -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            let (l, w) = (p[0].vecs(), p[0].k.div_ceil(4));
+            let l = p[0].vecs();
             let paired = p[0].k == p[1].k && p[1].vecs() == l && l <= PAIR_MAX_VECS;
-            let core = (paired && available() && pair256_applies(w))
-                .then(|| by_w!(w, W => { pair256::amm2::<W> as Core2 }));
+            let core = (paired && available())
+                .then(|| pair256_core(p[0].k.div_ceil(4)))
+                .flatten();
             Self { p, core }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -613,27 +605,14 @@ impl<'a> AmmPair<'a> {
     pub fn mul(&self, a: [&IfmaElem; 2], b: [&IfmaElem; 2], out: [&mut IfmaElem; 2]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(core) = self.core {
-            let [o0, o1] = out;
             let l = self.p[0].vecs();
             assert!(
-                (0..2).all(|i| a[i].d.len() == l && b[i].d.len() == l)
-                    && o0.d.len() == l
-                    && o1.d.len() == l,
+                (0..2).all(|i| a[i].d.len() == l && b[i].d.len() == l && out[i].d.len() == l),
                 "amm: element lengths differ from the modulus",
             );
-            let [p0, p1] = self.p;
             // SAFETY: `new` chose the core where `available()` was true, for the moduli's
-            // common digit count; every slice has their l blocks (asserted).
-            unsafe {
-                core(
-                    [&a[0].d, &a[1].d],
-                    [&b[0].d, &b[1].d],
-                    [&p0.n, &p1.n],
-                    [p0.k0, p1.k0],
-                    p0.k,
-                    [&mut o0.d, &mut o1.d],
-                );
-            }
+            // common digit count; every element has their l blocks (asserted).
+            unsafe { run_core2(core, self.p, a, b, out) };
             return;
         }
         amm_pair(self.p, a, b, out);
@@ -651,6 +630,40 @@ impl<'a> AmmPair<'a> {
             return;
         }
         ams_pair(self.p, a, out);
+    }
+}
+
+/// The 256-bit pair core's instance for W vectors of four digits, where the pair runs there
+/// ([`pair256_applies`]).
+#[cfg(target_arch = "x86_64")]
+fn pair256_core(w: usize) -> Option<Core2> {
+    pair256_applies(w).then(|| by_w!(w, W => { pair256::amm2::<W> as Core2 }))
+}
+
+/// `core` on two products mod `p`'s moduli.
+///
+/// # Safety
+/// The CPU runs AVX-512 IFMA, `core` is [`pair256_core`] of the moduli's common digit count,
+/// and every element has their vector count of blocks.
+#[cfg(target_arch = "x86_64")]
+unsafe fn run_core2(
+    core: Core2,
+    p: [&IfmaParams; 2],
+    a: [&IfmaElem; 2],
+    b: [&IfmaElem; 2],
+    out: [&mut IfmaElem; 2],
+) {
+    let ([p0, p1], [o0, o1]) = (p, out);
+    // SAFETY: the caller's.
+    unsafe {
+        core(
+            [&a[0].d, &a[1].d],
+            [&b[0].d, &b[1].d],
+            [&p0.n, &p1.n],
+            [p0.k0, p1.k0],
+            p0.k,
+            [&mut o0.d, &mut o1.d],
+        );
     }
 }
 

@@ -37,24 +37,23 @@ use crate::stop::Stop;
 /// product and squaring ([`amm::AmmPair`]). Its ordinary-domain numbers are the two
 /// operands packed, lane 0's `s` limbs first: [`MontKernel::limbs`] is 2 s.
 #[derive(Clone, Copy, Debug)]
-pub struct PairKernel<'a> {
-    p: &'a IfmaParams,
-    pair: amm::AmmPair<'a>,
-}
+pub struct PairKernel<'a>(amm::AmmPair<'a>);
 
 impl<'a> PairKernel<'a> {
     /// The kernel for N's parameters.
     #[must_use]
     pub fn new(p: &'a IfmaParams) -> Self {
-        Self {
-            p,
-            pair: amm::AmmPair::new([p, p]),
-        }
+        Self(amm::AmmPair::new([p, p]))
+    }
+
+    /// N's parameters (both lanes').
+    fn p(&self) -> &'a IfmaParams {
+        self.0.params()[0]
     }
 
     /// `f` on lane 0's and lane 1's halves of the packed `x` (2 s limbs).
     fn lanes<T>(&self, x: &[Limb], f: impl Fn(&[Limb]) -> T) -> [T; 2] {
-        let (x0, x1) = x.split_at(self.p.limbs());
+        let (x0, x1) = x.split_at(self.p().limbs());
         [f(x0), f(x1)]
     }
 }
@@ -66,42 +65,42 @@ impl MontKernel for PairKernel<'_> {
     fn scratch(&self) {}
 
     fn one(&self) -> [IfmaElem; 2] {
-        let one = self.p.one();
+        let one = self.p().one();
         [one.clone(), one]
     }
 
     fn to_mont(&self, x: &[Limb], _sc: &mut ()) -> [IfmaElem; 2] {
-        self.lanes(x, |x| self.p.to_mont(x, &mut ()))
+        self.lanes(x, |x| self.p().to_mont(x, &mut ()))
     }
 
     fn from_mont(&self, a: &[IfmaElem; 2], _sc: &mut ()) -> Vec<Limb> {
         [
-            self.p.from_mont(&a[0], &mut ()),
-            self.p.from_mont(&a[1], &mut ()),
+            self.p().from_mont(&a[0], &mut ()),
+            self.p().from_mont(&a[1], &mut ()),
         ]
         .concat()
     }
 
     fn mul(&self, a: &[IfmaElem; 2], b: &[IfmaElem; 2], out: &mut [IfmaElem; 2], _sc: &mut ()) {
         let [o0, o1] = out;
-        self.pair.mul([&a[0], &a[1]], [&b[0], &b[1]], [o0, o1]);
+        self.0.mul([&a[0], &a[1]], [&b[0], &b[1]], [o0, o1]);
     }
 
     fn sqr(&self, a: &[IfmaElem; 2], out: &mut [IfmaElem; 2], _sc: &mut ()) {
         let [o0, o1] = out;
-        self.pair.sqr([&a[0], &a[1]], [o0, o1]);
+        self.0.sqr([&a[0], &a[1]], [o0, o1]);
     }
 
     fn limbs(&self) -> usize {
-        2 * self.p.limbs()
+        2 * self.p().limbs()
     }
 
     fn wrap(&self, x: &[Limb]) -> [IfmaElem; 2] {
-        self.lanes(x, |x| self.p.wrap(x))
+        self.lanes(x, |x| self.p().wrap(x))
     }
 
     fn unwrap(&self, a: &[IfmaElem; 2]) -> Vec<Limb> {
-        [self.p.unwrap(&a[0]), self.p.unwrap(&a[1])].concat()
+        [self.p().unwrap(&a[0]), self.p().unwrap(&a[1])].concat()
     }
 }
 

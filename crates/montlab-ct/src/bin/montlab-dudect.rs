@@ -20,12 +20,11 @@
 //! `amm_pair_pow_sec` (`pow::pair::pow_sec_pair` on `amm`'s two lanes, as `pow_crt` and
 //! `pow_sec_many` run it: a second modulus and base of the same size, both lanes with the
 //! class's exponent), `amm_pow_sec_blind` (`FastModulus::pow_sec` with blinding on, where it
-//! runs on `amm`: the
-//! pair advanced in every run and drawn afresh every `pow::blind::REFRESH` runs, inside the
-//! timing), `spectral_pow_sec` (`pow_sec_with` on the spectral kernel; its transforms, pointwise
-//! products and Garner step run on AVX-512 IFMA where the CPU has it, and the JSON names the
-//! transforms that ran), and `vartime` (`pow::window::pow_vartime`, the control a working test
-//! must flag). Progress (samples, |t| so far) goes to stderr.
+//! runs on `amm`: the pair advanced in every run and drawn afresh every `pow::blind::REFRESH`
+//! runs, inside the timing), `spectral_pow_sec` (`pow_sec_with` on the spectral kernel; its
+//! transforms, pointwise products and Garner step run on AVX-512 IFMA where the CPU has it, and
+//! the JSON names the transforms that ran), and `vartime` (`pow::window::pow_vartime`, the
+//! control a working test must flag). Progress (samples, |t| so far) goes to stderr.
 
 use std::time::Instant;
 

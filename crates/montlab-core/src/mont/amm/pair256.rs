@@ -34,6 +34,7 @@ use core::arch::x86_64::{
     _mm256_setzero_si256, _mm256_srli_epi64, _mm256_store_si256, _mm_cvtsi128_si64,
 };
 
+use super::radix::block_lanes;
 use super::{Block, LANES, MASK52};
 
 /// Most vectors of four digits per number (k <= 48 digits, 6 blocks).
@@ -181,11 +182,7 @@ pub(super) fn amm2<const W: usize>(
         "amm: element lengths differ"
     );
     let [o0, o1] = out;
-    let digits = |x: &[Block]| -> &[u64] {
-        // SAFETY: `Block` is `repr(C)` over `[u64; 8]`: the blocks are contiguous digits.
-        unsafe { core::slice::from_raw_parts(x.as_ptr().cast(), LANES * x.len()) }
-    };
-    let (b0, b1) = (&digits(b[0])[..k], &digits(b[1])[..k]);
+    let (b0, b1) = (&block_lanes(b[0])[..k], &block_lanes(b[1])[..k]);
     // SAFETY: lengths asserted above; the slices outlive the lanes.
     let (mut x, mut y) = unsafe {
         (

@@ -26,7 +26,7 @@ fn avx512f() -> bool {
 }
 
 /// The blocks' lanes as one slice of digits.
-fn block_lanes(d: &[Block]) -> &[u64] {
+pub(super) fn block_lanes(d: &[Block]) -> &[u64] {
     // SAFETY: `Block` is `repr(C)` over `[u64; LANES]` with no padding (64 bytes, align 64), so
     // `d` is `LANES * d.len()` initialised `u64`s.
     unsafe { core::slice::from_raw_parts(d.as_ptr().cast::<u64>(), LANES * d.len()) }

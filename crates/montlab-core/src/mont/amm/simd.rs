@@ -340,36 +340,28 @@ pub(super) const GATHER_MAX: usize = 32;
 /// stay in registers through the scan.
 #[target_feature(enable = "avx512f")]
 pub(super) fn gather(table: &[IfmaElem], digit: u64, out: &mut [Block]) {
-    assert!(table.len() <= GATHER_MAX, "amm: at most 32 table entries");
     let v = out.len();
+    assert!(
+        table.len() <= GATHER_MAX && table.iter().all(|e| e.d.len() == v),
+        "amm: at most 32 table entries, all of the output's length"
+    );
     for (c, chunk) in out.chunks_mut(LANES).enumerate() {
         let lo = LANES * c;
         by_vecs!(chunk.len(), [1 2 3 4 5 6 7 8], U => {
             let chunk: &mut [Block; U] = chunk.try_into().expect("chunk of U blocks");
-            gather_chunk::<U>(table, v, lo, digit, chunk);
+            gather_chunk::<U>(table, lo, digit, chunk);
         });
     }
 }
 
-/// `out` = blocks `lo..lo + U` of `table[digit]`, each entry of `v` blocks.
+/// `out` = blocks `lo..lo + U` of `table[digit]` (entries checked by [`gather`]).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn gather_chunk<const U: usize>(
-    table: &[IfmaElem],
-    v: usize,
-    lo: usize,
-    digit: u64,
-    out: &mut [Block; U],
-) {
+fn gather_chunk<const U: usize>(table: &[IfmaElem], lo: usize, digit: u64, out: &mut [Block; U]) {
     let (want, one) = (_mm512_set1_epi64(digit as i64), _mm512_set1_epi64(1));
     let mut index = _mm512_setzero_si512();
     let mut acc = [_mm512_setzero_si512(); U];
     for entry in table {
-        assert_eq!(
-            entry.d.len(),
-            v,
-            "amm: table entries of the output's length"
-        );
         let e: &[Block; U] = entry.d[lo..lo + U].try_into().expect("U blocks");
         let m = _mm512_cmpeq_epu64_mask(index, want);
         for (a, x) in acc.iter_mut().zip(e) {
