@@ -283,15 +283,20 @@ fn fold_words(buf: &[u64], out: &mut [u64]) -> i128 {
     for (((o, a), b), c) in pairs {
         let pair = u128::from(a[0]) | (u128::from(a[1]) << 64);
         let (lo, ov) = pair.overflowing_add(u128::from(b[0]) << 64);
+        // |c| <= Q / 2 < 2^149 (primes below 2^50), so |w2| < 2^21, |hi| < 2^86 and the
+        // carry stays below 2^87: exact in wrapping arithmetic, written so (no checked branch
+        // on the coefficients).
         let hi = (i128::from(c[1] as i64) << 64)
-            + i128::from(b[1])
-            + i128::from(c[0] as i64)
-            + i128::from(ov);
+            .wrapping_add(i128::from(b[1]))
+            .wrapping_add(i128::from(c[0] as i64))
+            .wrapping_add(i128::from(ov));
         // lo + carry = s + 2^128 (wrapped - (carry < 0)), carry read as two's complement.
         let (s, wrapped) = lo.overflowing_add(carry as u128);
         o[0] = s as u64;
         o[1] = (s >> 64) as u64;
-        carry = hi + i128::from(wrapped) - i128::from(carry < 0);
+        carry = hi
+            .wrapping_add(i128::from(wrapped))
+            .wrapping_sub(i128::from(carry < 0));
     }
     carry
 }
