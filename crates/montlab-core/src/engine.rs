@@ -116,11 +116,33 @@ pub(crate) fn batch_lengths(left: usize, right: usize) -> Result<(), MontError> 
     Ok(())
 }
 
-/// `exp` as exactly `limbs` limbs, leading zero limbs dropped or added (its value must fit).
+/// `exp` as exactly `limbs` limbs, zero limbs dropped or added at the top (its value must
+/// fit). Cut at the public lengths, never at the top set limb: no scan of the values.
 fn pad_exponent(exp: &[Limb], limbs: usize) -> Vec<Limb> {
-    let mut e = exp[..limb::normalized_len(exp).min(limbs)].to_vec();
+    let (e, above) = exp.split_at(exp.len().min(limbs));
+    debug_assert!(
+        above.iter().all(|&l| l == 0),
+        "exponent wider than {limbs} limbs"
+    );
+    let mut e = e.to_vec();
     e.resize(limbs, 0);
     e
+}
+
+/// Whether `exp < 2^bits`, reading every limb under a mask of its public position: no branch
+/// or early exit on the values (the answer alone is revealed, as an error or not).
+fn fits_bits(exp: &[Limb], bits: u64) -> bool {
+    let full = usize::try_from(bits / 64).unwrap_or(usize::MAX);
+    let part = (1 << (bits % 64)) - 1;
+    let over = exp.iter().enumerate().fold(0, |over, (i, &l)| {
+        let allowed = match i.cmp(&full) {
+            core::cmp::Ordering::Less => Limb::MAX,
+            core::cmp::Ordering::Equal => part,
+            core::cmp::Ordering::Greater => 0,
+        };
+        over | (l & !allowed)
+    });
+    over == 0
 }
 
 /// Which kernel an operation runs on.
@@ -600,33 +622,35 @@ impl FastModulus {
     /// [`MontError::ExponentTooLong`] when the exponent has more than `bits` bits;
     /// [`MontError::ExpBitsTooLarge`] when `bits` is above [`SEC_EXP_MAX_BITS`].
     pub fn sec_exponent(&self, exp: &[Limb], bits: Option<u64>) -> Result<Vec<Limb>, MontError> {
-        let len = self.sec_limbs(exp.len(), || limb::bit_len(exp), bits)?;
+        let len = self.sec_limbs(exp.len(), &[exp], bits)?;
         Ok(pad_exponent(exp, len))
     }
 
-    /// The public exponent length in limbs for exponents of at most `limbs` limbs and `top()`
-    /// bits: `bits` when stated (checked against [`SEC_EXP_MAX_BITS`] and `top()`), else N's
-    /// limb count or `limbs` if longer. `top` runs only when `bits` is stated: its scan of the
-    /// exponents' leading zero limbs takes time by their values, which an unstated length must
-    /// not reveal. Shared by one exponent and a batch.
+    /// The public exponent length in limbs for exponents `exps` of at most `limbs` limbs:
+    /// `bits` when stated (checked against [`SEC_EXP_MAX_BITS`], and each exponent against it
+    /// by [`fits_bits`], which reads every limb whatever its value), else N's limb count or
+    /// `limbs` if longer. Only a refused exponent's bit length is measured, for the error.
+    /// Shared by one exponent and a batch.
     fn sec_limbs(
         &self,
         limbs: usize,
-        top: impl FnOnce() -> u64,
+        exps: &[&[Limb]],
         bits: Option<u64>,
     ) -> Result<usize, MontError> {
         let Some(max) = bits else {
             return Ok(limbs.max(self.modulus.limbs()));
         };
-        let top = top();
         if max > SEC_EXP_MAX_BITS {
             return Err(MontError::ExpBitsTooLarge {
                 bits: max,
                 max: SEC_EXP_MAX_BITS,
             });
         }
-        if top > max {
-            return Err(MontError::ExponentTooLong { bits: top, max });
+        if let Some(e) = exps.iter().find(|e| !fits_bits(e, max)) {
+            return Err(MontError::ExponentTooLong {
+                bits: limb::bit_len(e),
+                max,
+            });
         }
         Ok(max.div_ceil(64) as usize) // at most 2^18
     }
@@ -753,9 +777,9 @@ impl FastModulus {
     /// The kernel `pow_sec` runs on: [`Kernel::Spectral`] where `spectral_sec_bits` is on (once
     /// built, if N has a spectral kernel; a query before that predicts it), else the word
     /// level. Constant time either way. With AVX-512 IFMA the spectral kernel's transforms,
-    /// pointwise products and Garner step run 8 lanes wide: branch-free like the portable and
-    /// AVX2 loops the taint test checks, but outside it (valgrind has no AVX-512), so they are
-    /// checked statistically (`montlab-dudect spectral_pow_sec`), as `amm` is.
+    /// pointwise products and Garner step run 8 lanes wide: valgrind has no AVX-512, so the
+    /// taint test checks them under MemorySanitizer (`crates/montlab-ct`), as it does `amm`,
+    /// and `montlab-dudect spectral_pow_sec` times them.
     pub fn pow_sec_kernel(&self) -> Kernel {
         if !self.thresholds.spectral_sec_bits.on(self.bits()) || self.ntt_redc_only() {
             return Kernel::Word;
@@ -990,13 +1014,8 @@ impl FastModulus {
     ) -> Result<usize, MontError> {
         batch_lengths(count, exps.len())?;
         let longest = exps.iter().map(|e| e.as_ref().len()).max().unwrap_or(0);
-        let top = || {
-            exps.iter()
-                .map(|e| limb::bit_len(e.as_ref()))
-                .max()
-                .unwrap_or(0)
-        };
-        self.sec_limbs(longest, top, exp_bits)
+        let exps: Vec<&[Limb]> = exps.iter().map(AsRef::as_ref).collect();
+        self.sec_limbs(longest, &exps, exp_bits)
     }
 
     /// Checks the two lists of a batch and every operand in them.
@@ -1100,11 +1119,51 @@ mod tests {
             m.sec_exponent(&[8], Some(3)),
             Err(MontError::ExponentTooLong { bits: 4, max: 3 })
         );
+        assert_eq!(
+            m.sec_exponent(&[0, 2], Some(65)),
+            Err(MontError::ExponentTooLong { bits: 66, max: 65 })
+        );
         let b = [3, 1];
         let want = m.pow(&b, &[5]).unwrap();
         for bits in [3, 64, 65, 1000] {
             let e = m.sec_exponent(&[5], Some(bits)).unwrap();
             assert_eq!(m.pow_sec(&b, &e).unwrap(), want, "exp_bits = {bits}");
+        }
+    }
+
+    /// `fits_bits` agrees with the bit length on zero, one limb, limb edges (2^64k - 1, 2^64k)
+    /// and random exponents, at every bound around them.
+    #[test]
+    fn fits_bits_matches_bit_length() {
+        let mut x = 0x5eed_f175_0000_0001_u64;
+        let mut exps: Vec<Vec<Limb>> = vec![vec![], vec![0], vec![1], vec![0, 0, 1]];
+        for k in 1..4 {
+            exps.push(vec![Limb::MAX; k]);
+            let mut e = vec![0; k + 1];
+            e[k] = 1;
+            exps.push(e);
+        }
+        for len in 1..5 {
+            for shift in [0, 1, 31, 63] {
+                exps.push(
+                    (0..len)
+                        .map(|_| {
+                            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                            x >> shift
+                        })
+                        .collect(),
+                );
+            }
+        }
+        for e in &exps {
+            let top = limb::bit_len(e);
+            for bits in [0, 1, 63, 64, 65, 127, 128, 129, 300].into_iter().chain([
+                top.saturating_sub(1),
+                top,
+                top + 1,
+            ]) {
+                assert_eq!(fits_bits(e, bits), top <= bits, "{e:x?} in {bits} bits");
+            }
         }
     }
 
