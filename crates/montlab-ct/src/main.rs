@@ -1,9 +1,19 @@
-//! `montlab-ct KERNEL`: runs one secret-exponent kernel with the exponent marked secret for
-//! valgrind memcheck, then checks the result against the variable-time exponentiation.
+//! `montlab-ct KERNEL`: runs one secret-exponent kernel with its secrets marked, then checks
+//! the result against the variable-time exponentiation. Two tools read the marks:
+//! * valgrind memcheck (the ctgrind method): the secrets are marked undefined by client
+//!   requests; under `valgrind --error-exitcode=N`, any branch or memory address that depends
+//!   on them is an error ("Conditional jump or move depends on uninitialised value(s)", "Use
+//!   of uninitialised value"). valgrind has no AVX-512: the harness runs the portable, ADX
+//!   and AVX2 paths there.
+//! * MemorySanitizer (built with `--cfg montlab_msan`, nightly `-Zsanitizer=memory` and
+//!   `-Zbuild-std`, eager checks off): the secrets are poisoned, and a branch or address on
+//!   them ends the run with "use-of-uninitialized-value". It runs natively, so on a CPU with
+//!   AVX-512 IFMA it checks `amm`'s one- and two-lane kernels and the spectral IFMA loops.
+//!   MemorySanitizer cannot see into inline assembly (it checks the operands and clears the
+//!   results), so its runs set `MONTLAB_NO_ADX` (the ADX rows are memcheck's), and the one
+//!   empty scheduling barrier of `amm`'s 256-bit pair is compiled out under `montlab_msan`.
 //!
-//! Under `valgrind --error-exitcode=N`, any branch or memory address that depends on the
-//! exponent is an error ("Conditional jump or move depends on uninitialised value(s)", "Use of
-//! uninitialised value"): `tests/taint.rs` runs each kernel that way. Kernels:
+//! `tests/taint.rs` runs each kernel under both. Kernels:
 //! * `cios_pow_sec`: `pow::fixed::pow_sec` (fixed window, masked table scan, CIOS + `sqr`);
 //! * `vartime`: `pow::window::pow_vartime`, the negative control, which must be flagged;
 //! * `crt_sec`: `pow::crt::CrtKey::pow_sec`, the RSA private operation, with the whole key
@@ -20,49 +30,78 @@
 //!   products of long moduli (here on the portable rows), with T marked secret;
 //!   `redc_n_control` (num-bigint's remainder) must be flagged;
 //! * `spectral_pow_sec`: `pow::fixed::pow_sec_with` on the spectral kernel (transform
-//!   lengths 2 to 32: from 16 on, the AVX2 transforms where the CPU has them), with
+//!   lengths 2 to 32: from 16 on, the AVX2 or IFMA transforms where the CPU has them), with
 //!   `spectral_vartime` (its sliding window) as the control. The result line names the
 //!   transforms that ran (`avx2`, `ifma` or `portable`).
+//! * `engine_pow_sec`: `FastModulus::pow_sec`, the call users make, at 1024, 2048 and 3072
+//!   bits (on IFMA: `amm`'s one-lane round, and from 7 vectors its lean round and squaring);
+//!   `engine_pow_sec_many`: `FastModulus::pow_sec_many` on two bases (on IFMA: the two-lane
+//!   pairs on 256- and 512-bit vectors); `engine_vartime` (`FastModulus::pow`) must be
+//!   flagged. The result line names the kernel of each size (`amm`, `cios`; `pair` where
+//!   the batch ran two lanes).
+//! * `product_branch`: the tools' own control, a branch on the result of `pow_sec_with` with a
+//!   secret exponent (on `amm` with IFMA): it must be flagged, which shows the marks follow
+//!   the secret through the masked table scan and the vector products.
 //!
 //! The moduli and bases are public (an RSA ciphertext is); the exponent's length is public
 //! (a modulus-length exponent: all its limbs are processed). Without `cfg(valgrind)` (no
-//! headers at build time) the marks are no-ops and the binary says so.
+//! headers at build time) or `montlab_msan` the marks are no-ops and the binary says so.
 #![allow(unsafe_code)]
 
 use montlab_core::bigarith;
+use montlab_core::mont::amm::{self, IfmaParams};
 use montlab_core::pow::crt::CrtKey;
 use montlab_core::pow::{fixed, window};
 use montlab_core::spectral::SpectralParams;
-use montlab_core::{Limb, MontParams, OddModulus, Stop};
+use montlab_core::{FastModulus, Limb, MontParams, OddModulus, Stop};
 use num_bigint::BigUint;
 
-#[cfg(valgrind)]
+#[cfg(all(valgrind, not(montlab_msan)))]
 extern "C" {
     fn montlab_ct_secret(p: *const core::ffi::c_void, n: usize);
     fn montlab_ct_public(p: *const core::ffi::c_void, n: usize);
 }
 
-/// Marks `v` secret (undefined for memcheck).
+#[cfg(montlab_msan)]
+extern "C" {
+    fn __msan_poison(p: *const core::ffi::c_void, n: usize);
+    fn __msan_unpoison(p: *const core::ffi::c_void, n: usize);
+}
+
+/// Whether this build marks secrets (for memcheck or MemorySanitizer).
+const MARKS: bool = cfg!(any(valgrind, montlab_msan));
+
+/// Marks `v` secret: undefined for memcheck, poisoned for MemorySanitizer.
 fn secret(v: &[Limb]) {
-    #[cfg(valgrind)]
-    // SAFETY: the pointer and length describe `v`'s initialised memory; the request only
-    // changes memcheck's shadow state.
+    let (p, n) = (v.as_ptr().cast(), std::mem::size_of_val(v));
+    // SAFETY: `p` and `n` describe `v`'s initialised memory; the calls only change the
+    // tool's shadow state.
+    #[cfg(all(valgrind, not(montlab_msan)))]
     unsafe {
-        montlab_ct_secret(v.as_ptr().cast(), std::mem::size_of_val(v));
+        montlab_ct_secret(p, n);
     }
-    #[cfg(not(valgrind))]
-    let _ = v;
+    // SAFETY: as above.
+    #[cfg(montlab_msan)]
+    unsafe {
+        __msan_poison(p, n);
+    }
+    let _ = (p, n);
 }
 
 /// Marks `v` public (defined) again.
 fn public(v: &[Limb]) {
-    #[cfg(valgrind)]
+    let (p, n) = (v.as_ptr().cast(), std::mem::size_of_val(v));
     // SAFETY: as in `secret`.
+    #[cfg(all(valgrind, not(montlab_msan)))]
     unsafe {
-        montlab_ct_public(v.as_ptr().cast(), std::mem::size_of_val(v));
+        montlab_ct_public(p, n);
     }
-    #[cfg(not(valgrind))]
-    let _ = v;
+    // SAFETY: as in `secret`.
+    #[cfg(montlab_msan)]
+    unsafe {
+        __msan_unpoison(p, n);
+    }
+    let _ = (p, n);
 }
 
 /// A deterministic pseudo-random limb stream (splitmix64).
@@ -233,10 +272,107 @@ fn spectral(kernel: &str, seed: &mut u64) {
     }
 }
 
+/// `FastModulus::pow_sec` / `pow_sec_many` (or the variable-time `pow`, the control) on
+/// random moduli of 1024, 2048 and 3072 bits: two bases, exponent pairs random and (zero, all
+/// ones), the exponents marked secret. Returns the kernel of each size.
+fn engine(kernel: &str, seed: &mut u64) -> String {
+    let mut ran = Vec::new();
+    for bits in [1024usize, 2048, 3072] {
+        let s = bits / 64;
+        let mut n = limbs(seed, s);
+        n[0] |= 1;
+        n[s - 1] |= 1 << 63;
+        let m = FastModulus::new(&n).expect("odd modulus");
+        let bases = [limbs(seed, s), limbs(seed, s)].map(|mut b| {
+            b[s - 1] >>= 1; // below N
+            b
+        });
+        for exps in [
+            [limbs(seed, s), limbs(seed, s)],
+            [vec![0; s], vec![Limb::MAX; s]],
+        ] {
+            let want: Vec<BigUint> = bases
+                .iter()
+                .zip(&exps)
+                .map(|(b, e)| bigarith::from_limbs(&m.pow(b, e).expect("base < N")))
+                .collect();
+            let es = exps.clone();
+            es.iter().for_each(|e| secret(e));
+            let got = match kernel {
+                "engine_pow_sec" => bases
+                    .iter()
+                    .zip(&es)
+                    .map(|(b, e)| m.pow_sec(b, e))
+                    .collect(),
+                "engine_pow_sec_many" => m.pow_sec_many(&bases, &es, None),
+                _ => bases
+                    .iter()
+                    .zip(&es)
+                    .map(|(b, e)| m.pow(b, e))
+                    .collect::<Result<Vec<_>, _>>(),
+            }
+            .expect("base < N");
+            got.iter().for_each(|g| public(g));
+            let got: Vec<BigUint> = got.iter().map(|g| bigarith::from_limbs(g)).collect();
+            assert_eq!(got, want, "{kernel}: wrong result at {bits} bits");
+        }
+        let pair = kernel == "engine_pow_sec_many" && m.pair_ifma().is_some();
+        let id = m.pow_sec_kernel_id();
+        ran.push(format!("{bits}: {id}{}", if pair { " pair" } else { "" }));
+    }
+    ran.join(", ")
+}
+
+/// The tools' own control: a branch on the result of a constant-time exponentiation with a
+/// secret exponent (on `amm` where the CPU has IFMA, else CIOS), which must be flagged: the
+/// marks follow the secret through the masked table scan and the vector products. Names the
+/// kernel on stderr before the branch.
+fn product_branch(seed: &mut u64) {
+    let s = 16;
+    let mut n = limbs(seed, s);
+    n[0] |= 1;
+    n[s - 1] |= 1 << 63;
+    let modulus = OddModulus::new(&n).expect("odd modulus");
+    let mut base = limbs(seed, s);
+    base[s - 1] >>= 1; // below N
+    let e = limbs(seed, s);
+    secret(&e);
+    let power = match IfmaParams::new(&modulus).filter(|_| amm::enabled()) {
+        Some(p) => {
+            eprintln!("montlab-ct product_branch: amm");
+            fixed::pow_sec_with(&p, &base, &e, Stop::never())
+        }
+        None => {
+            eprintln!("montlab-ct product_branch: cios");
+            fixed::pow_sec_with(&MontParams::new(modulus), &base, &e, Stop::never())
+        }
+    }
+    .expect("never stopped");
+    // The branch on the secret result (two different calls, which no select can merge).
+    if power[0] & 1 == 1 {
+        println!("montlab-ct product_branch: the power is odd");
+    } else {
+        eprintln!("montlab-ct product_branch: the power is even");
+    }
+}
+
 fn main() {
     let kernel = std::env::args().nth(1).unwrap_or_default();
-    if !cfg!(valgrind) {
+    if !MARKS {
         eprintln!("montlab-ct: built without valgrind headers: secrets are not marked");
+    }
+    if kernel == "product_branch" {
+        product_branch(&mut 0x0070_726f_6475_6374);
+        return;
+    }
+    if kernel.starts_with("engine_") {
+        if !["engine_pow_sec", "engine_pow_sec_many", "engine_vartime"].contains(&kernel.as_str()) {
+            eprintln!("montlab-ct: unknown kernel {kernel:?}");
+            std::process::exit(2);
+        }
+        let ran = engine(&kernel, &mut 0x0065_6e67_696e_6573);
+        println!("montlab-ct {kernel}: results correct (kernels: {ran})");
+        return;
     }
     // The families with their own drivers: (prefix, kernels, driver, seed).
     type Driver = fn(&str, &mut u64);
@@ -296,7 +432,7 @@ fn main() {
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
                     eprintln!(
-                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_prepared, crt_blinded, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, redc_n, redc_n_control, spectral_pow_sec, spectral_vartime)"
+                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_prepared, crt_blinded, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, redc_n, redc_n_control, spectral_pow_sec, spectral_vartime, engine_pow_sec, engine_pow_sec_many, engine_vartime, product_branch)"
                     );
                     std::process::exit(2);
                 }
