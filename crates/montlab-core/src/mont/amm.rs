@@ -56,8 +56,9 @@
 //! Timing: no branch or address depends on element values (the final subtraction is a masked
 //! select; a table entry is read by a vector scan of the whole table under masks), so
 //! [`crate::pow::fixed::pow_sec_with`] and [`crate::pow::pair`] run on this kernel.
-//! valgrind has no AVX-512, so the taint test (`crates/montlab-ct`) cannot run it; the dudect
-//! check (`bench/dudect.py --kernels amm_pow_sec`) measures it. Left out: subquadratic
+//! valgrind has no AVX-512, so the taint test (`crates/montlab-ct`) checks it under
+//! MemorySanitizer, natively; the dudect check (`bench/dudect.py --kernels amm_pow_sec`)
+//! times it. Left out: subquadratic
 //! products, moduli above [`MAX_BITS`], and targets other than x86-64 (where
 //! [`IfmaParams::new`] returns `None`).
 #![allow(unsafe_code)]

@@ -19,10 +19,10 @@
 //! 64x64->128 multiply is constant time (true of x86-64 and AArch64). [`pow_sec_with`] runs
 //! the same window on any [`CtKernel`]: `cios` + `sqr`, the IFMA kernel `amm`, or the spectral
 //! kernel. `crates/montlab-ct` checks `cios` and the spectral kernel (portable and AVX2 loops)
-//! under valgrind; valgrind has no AVX-512, so `amm` and the spectral kernel's IFMA loops are
-//! checked only statistically (`bench/dudect.py`). Operand blinding (a random factor in the
-//! table and the accumulator) is [`crate::pow::blind`], which `FastModulus::set_blinding`
-//! turns on. Left out: exponent blinding.
+//! under valgrind, and `amm` and the spectral kernel's IFMA loops under MemorySanitizer
+//! (valgrind has no AVX-512); `bench/dudect.py` times them. Operand blinding (a random factor
+//! in the table and the accumulator) is [`crate::pow::blind`], which
+//! `FastModulus::set_blinding` turns on. Left out: exponent blinding.
 
 use crate::error::MontError;
 use crate::limb::Limb;
