@@ -37,9 +37,8 @@
 //! Squarings ([`IfmaParams::ams`], [`ams_pair`], after Drucker and Gueron, "Fast modular
 //! squaring with AVX512IFMA", ITNG 2019) multiply a_i in round i by E_i, the square's row from
 //! digit i (a_i, then the digits of 2A), and skip its zero vectors below digit i: about 3/4 of
-//! the AMM's lane products, from [`AMS_MIN_VECS`] vectors on one lane, from
-//! [`AMS_PAIR_MIN_VECS`] on two where the pair runs on 512-bit vectors, and on the 256-bit
-//! pair up to seven vectors of four digits (`pair256::ams2`). A lane gains less
+//! the AMM's lane products, from [`AMS_MIN_VECS`] vectors on one lane and
+//! [`AMS_PAIR_MIN_VECS`] on two where the pair runs on 512-bit vectors. A lane gains less
 //! than 2^54 + 2^12 a round (four 52-bit halves, and lane 0 the carry of the lane shifted
 //! out), so k <= 1023 rounds stay below 2^64.
 //! After the k rounds one lane-wise carry pass leaves digits < 2^52 + 2^12; the remaining
@@ -537,7 +536,7 @@ pub fn amm_pair(
     #[cfg(target_arch = "x86_64")]
     {
         let (k0, k) = ([p[0].k0, p[1].k0], p[0].k);
-        if let Some((core, _)) = pair256_core(k.div_ceil(4)) {
+        if let Some(core) = pair256_core(k.div_ceil(4)) {
             // SAFETY: `available()` returned true above; all elements have the moduli's l
             // blocks (asserted).
             unsafe { run_core2(core, p, a, b, [o0, o1]) };
@@ -569,17 +568,13 @@ pub fn amm_pair(
 pub struct AmmPair<'a> {
     p: [&'a IfmaParams; 2],
     #[cfg(target_arch = "x86_64")]
-    core: Option<(Core2, Option<SqrCore2>)>,
+    core: Option<Core2>,
 }
 
 /// A 256-bit pair core's instance for one vector count (`pair256::amm2`).
 #[cfg(target_arch = "x86_64")]
 type Core2 =
     unsafe fn([&[Block]; 2], [&[Block]; 2], [&[Block]; 2], [u64; 2], usize, [&mut [Block]; 2]);
-
-/// The 256-bit pair's squaring core for one vector count (`pair256::ams2`).
-#[cfg(target_arch = "x86_64")]
-type SqrCore2 = unsafe fn([&[Block]; 2], [&[Block]; 2], [u64; 2], usize, [&mut [Block]; 2]);
 
 impl<'a> AmmPair<'a> {
     /// The pair for moduli with these parameters (possibly the same).
@@ -610,7 +605,7 @@ impl<'a> AmmPair<'a> {
     /// As [`IfmaParams::amm`].
     pub fn mul(&self, a: [&IfmaElem; 2], b: [&IfmaElem; 2], out: [&mut IfmaElem; 2]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some((core, _)) = self.core {
+        if let Some(core) = self.core {
             let l = self.p[0].vecs();
             assert!(
                 (0..2).all(|i| a[i].d.len() == l && b[i].d.len() == l && out[i].d.len() == l),
@@ -630,20 +625,10 @@ impl<'a> AmmPair<'a> {
     /// As [`IfmaParams::amm`].
     pub fn sqr(&self, a: [&IfmaElem; 2], out: [&mut IfmaElem; 2]) {
         #[cfg(target_arch = "x86_64")]
-        match self.core {
-            Some((_, Some(core))) => {
-                let l = self.p[0].vecs();
-                assert!(
-                    (0..2).all(|i| a[i].d.len() == l && out[i].d.len() == l),
-                    "amm: element lengths differ from the modulus",
-                );
-                // SAFETY: as in `mul`.
-                unsafe { run_sqr_core2(core, self.p, a, out) };
-                return;
-            }
-            // The AMM of each number by itself, as `ams_pair` runs it there.
-            Some((_, None)) => return self.mul(a, a, out),
-            None => {}
+        if self.core.is_some() {
+            // Where the core is set, `ams_pair` runs the AMM of each number by itself.
+            self.mul(a, a, out);
+            return;
         }
         ams_pair(self.p, a, out);
     }
@@ -652,37 +637,8 @@ impl<'a> AmmPair<'a> {
 /// The 256-bit pair core's instance for W vectors of four digits, where the pair runs there
 /// ([`pair256_applies`]).
 #[cfg(target_arch = "x86_64")]
-fn pair256_core(w: usize) -> Option<(Core2, Option<SqrCore2>)> {
-    pair256_applies(w).then(|| {
-        by_w!(w, W => {
-            let sqr = (W <= pair256::SQR_MAX_W).then_some(pair256::ams2::<W> as SqrCore2);
-            (pair256::amm2::<W> as Core2, sqr)
-        })
-    })
-}
-
-/// `core` on two squarings mod `p`'s moduli.
-///
-/// # Safety
-/// As [`run_core2`], `core` the squaring of [`pair256_core`].
-#[cfg(target_arch = "x86_64")]
-unsafe fn run_sqr_core2(
-    core: SqrCore2,
-    p: [&IfmaParams; 2],
-    a: [&IfmaElem; 2],
-    out: [&mut IfmaElem; 2],
-) {
-    let ([p0, p1], [o0, o1]) = (p, out);
-    // SAFETY: the caller's.
-    unsafe {
-        core(
-            [&a[0].d, &a[1].d],
-            [&p0.n, &p1.n],
-            [p0.k0, p1.k0],
-            p0.k,
-            [&mut o0.d, &mut o1.d],
-        );
-    }
+fn pair256_core(w: usize) -> Option<Core2> {
+    pair256_applies(w).then(|| by_w!(w, W => { pair256::amm2::<W> as Core2 }))
 }
 
 /// `core` on two products mod `p`'s moduli.
@@ -722,13 +678,13 @@ fn pair256_applies(w: usize) -> bool {
 }
 
 /// Two independent squarings, `out[i] = a[i]^2 R^-1 mod N_i` up to one N_i, each as
-/// [`IfmaParams::ams`]: where [`amm_pair`] would interleave the products on 256-bit vectors,
-/// in the 256-bit squaring core (`pair256::ams2`) up to `pair256::SQR_MAX_W` vectors of four
-/// digits and as [`amm_pair`] of each number by itself above (there the 256-bit AMM pair was
-/// also faster than the 512-bit squaring core: `pow_sec_many` took 0.94 and 0.98 of its time
-/// at 1800 and 2200 bits on an AMD Zen 4, `docs/baseline-ab-ams-pair256.json`); on 512-bit
-/// vectors, interleaved in one core (`simd::ams2_core`) from [`AMS_PAIR_MIN_VECS`]; where
-/// [`amm_pair`] would not interleave, one [`IfmaParams::ams`] after the other.
+/// [`IfmaParams::ams`]: interleaved in one core (`simd::ams2_core`) where [`amm_pair`]
+/// would interleave the products on 512-bit vectors and the squaring core is faster than that
+/// pair of AMMs (from [`AMS_PAIR_MIN_VECS`]); elsewhere, as [`amm_pair`] of each number by
+/// itself (on 256-bit vectors that was the faster: `pow_sec_many` took 0.94 and 0.98 of the
+/// 512-bit squaring core's time at 1800 and 2200 bits on an AMD Zen 4,
+/// `docs/baseline-ab-ams-pair256.json`); where [`amm_pair`] would not interleave, one
+/// [`IfmaParams::ams`] after the other.
 ///
 /// # Panics
 /// As [`IfmaParams::amm`].
@@ -741,22 +697,7 @@ pub fn ams_pair(p: [&IfmaParams; 2], a: [&IfmaElem; 2], out: [&mut IfmaElem; 2])
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some((_, sqr)) = pair256_core(p[0].k.div_ceil(4)).filter(|_| available()) {
-        match sqr {
-            Some(core) => {
-                assert!(
-                    a.iter().all(|a| a.d.len() == l) && o0.d.len() == l && o1.d.len() == l,
-                    "amm: element lengths differ from the modulus",
-                );
-                // SAFETY: `available()` returned true; all elements have the moduli's l blocks.
-                unsafe { run_sqr_core2(core, p, a, [o0, o1]) };
-            }
-            None => amm_pair(p, a, a, [o0, o1]),
-        }
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if l < AMS_PAIR_MIN_VECS {
+    if l < AMS_PAIR_MIN_VECS || pair256_applies(p[0].k.div_ceil(4)) {
         amm_pair(p, a, a, [o0, o1]);
         return;
     }

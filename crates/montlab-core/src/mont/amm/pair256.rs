@@ -25,21 +25,13 @@
 //! Input/output ranges: as [`super::amm_pair`] (digits < 2^52, values < 2N, output < 2N with
 //! digits < 2^52; lanes past 4 W written as zero). A lane gains less than 2^54 a round and t
 //! stays below 2^60 for k <= 48, so no lane overflows. No branch or address depends on the
-//! operands.
-//!
-//! Squaring ([`ams2`], after Drucker and Gueron's AMS, as `super::simd::ams_core`): round
-//! i = 4 U + l multiplies a_i by E_i, the digits j >= i of A's square row (a_i at i, then
-//! D = 2A's digits, digit i + 1 without the carry bit of a_i), in place of A. E_i's vectors
-//! below U are zero and skipped (U is a constant of each block of four rounds), so the rounds
-//! issue about 3/4 of the AMM's lane products; lane 0 of E_i, which the scalar step needs, is
-//! a_0 in round 0 and 0 after. Sum_i a_i E_i 2^(52 i) = A^2, and the quotient digits are those
-//! of the AMM of A by itself (Y = -A^2 N^-1 mod R is unique), so the result is the same.
+//! operands. Left out: a dedicated squaring (paired squarings run here as the AMM of each
+//! number by itself; the 512-bit squaring core runs where the pair is on 512-bit vectors).
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_alignr_epi64, _mm256_and_si256, _mm256_blend_epi32,
     _mm256_castsi256_si128, _mm256_cmpeq_epu64_mask, _mm256_cmpgt_epu64_mask,
-    _mm256_madd52hi_epu64, _mm256_madd52lo_epu64, _mm256_mask_add_epi64, _mm256_or_si256,
-    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_store_si256, _mm_cvtsi128_si64,
+    _mm256_madd52hi_epu64, _mm256_madd52lo_epu64, _mm256_mask_add_epi64, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_srli_epi64, _mm256_store_si256, _mm_cvtsi128_si64,
 };
 
 use super::radix::block_lanes;
@@ -47,11 +39,6 @@ use super::{Block, LANES, MASK52};
 
 /// Most vectors of four digits per number (k <= 48 digits, 6 blocks).
 pub(super) const MAX_W: usize = 12;
-
-/// Most vectors per number of [`ams2`]'s use: on an AMD Zen 4 (`examples/ams_timings`) it took
-/// 0.84-0.90 of the time of the AMM of each number by itself for W = 3 to 7, and 0.98-1.02 from
-/// W = 8 (its 4 W copies of the round no longer pay).
-pub(super) const SQR_MAX_W: usize = 7;
 
 /// One lane: pointers to A's and N's digits (W vectors of each) and the accumulator.
 struct Lane<const W: usize> {
@@ -129,175 +116,6 @@ impl<const W: usize> Lane<W> {
         t
     }
 }
-
-impl<const W: usize> Lane<W> {
-    /// E_i's vectors from U up (those below are never read), for i = 4 U + L: D's (`d`, W
-    /// vectors), with vector U holding D's lanes above L + 1, lane L + 1 of D without the
-    /// carry bit of a_i (`dn`, 2A's digits mod 2^52) and a_i at lane L (from A's vector U);
-    /// for L = 3 vector U + 1's lane 0 is `dn`'s. Blends by constants only.
-    ///
-    /// # Safety
-    /// `self.a`, `d` and `dn` hold W vectors each.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl")]
-    unsafe fn row<const U: usize, const L: usize>(
-        &self,
-        d: *const __m256i,
-        dn: *const __m256i,
-    ) -> [__m256i; W] {
-        let zero = _mm256_setzero_si256();
-        // SAFETY: j < W (the caller's).
-        let mut e: [__m256i; W] = core::array::from_fn(|j| {
-            if j < U {
-                zero
-            } else {
-                unsafe { core::ptr::read_volatile(d.add(j)) }
-            }
-        });
-        // SAFETY: U < W; U + 1 < W where read.
-        unsafe {
-            let a_u = core::ptr::read_volatile(self.a.add(U));
-            let x = match L {
-                0 => _mm256_blend_epi32::<0xf0>(zero, e[U]),
-                1 => _mm256_blend_epi32::<0xc0>(zero, e[U]),
-                _ => zero,
-            };
-            let x = if L < 3 {
-                let dn_u = core::ptr::read_volatile(dn.add(U));
-                match L {
-                    0 => _mm256_blend_epi32::<0x0c>(x, dn_u),
-                    1 => _mm256_blend_epi32::<0x30>(x, dn_u),
-                    _ => _mm256_blend_epi32::<0xc0>(x, dn_u),
-                }
-            } else {
-                x
-            };
-            e[U] = match L {
-                0 => _mm256_blend_epi32::<0x03>(x, a_u),
-                1 => _mm256_blend_epi32::<0x0c>(x, a_u),
-                2 => _mm256_blend_epi32::<0x30>(x, a_u),
-                _ => _mm256_blend_epi32::<0xc0>(x, a_u),
-            };
-            if L == 3 && U + 1 < W {
-                let dn_u1 = core::ptr::read_volatile(dn.add(U + 1));
-                e[U + 1] = _mm256_blend_epi32::<0x03>(e[U + 1], dn_u1);
-            }
-        }
-        e
-    }
-
-    /// Round i = 4 U + L of a squaring with digit `ai` = a_i: [`Lane::round`] with E_i
-    /// ([`Lane::row`]) for A and no lane products below vector U.
-    ///
-    /// # Safety
-    /// As [`Lane::row`].
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-    #[allow(
-        clippy::needless_range_loop,
-        reason = "vector j of three arrays in step"
-    )]
-    unsafe fn sqr_round<const U: usize, const L: usize>(
-        &mut self,
-        t: u64,
-        ai: u64,
-        d: *const __m256i,
-        dn: *const __m256i,
-    ) -> u64 {
-        let [a0, n0, k0] = self.low;
-        // E_i's lane 0: a_0 in round 0, else 0 (the round index is public).
-        let x0 = if U == 0 && L == 0 { a0 } else { 0 };
-        let vb = _mm256_set1_epi64x(ai as i64);
-        // As in `round`: exact, below 2^60 + 2^104 + 2^104.
-        let s = u128::from(t).wrapping_add(u128::from(x0) * u128::from(ai));
-        let y = (s as u64).wrapping_mul(k0) & MASK52;
-        let vy = _mm256_set1_epi64x(y as i64);
-        let s = s.wrapping_add(u128::from(n0) * u128::from(y));
-        // SAFETY: the caller's.
-        let (e, vn) = unsafe { (self.row::<U, L>(d, dn), Self::operand(self.n)) };
-        for j in 0..W {
-            let x = if j >= U {
-                _mm256_madd52lo_epu64(self.acc[j], e[j], vb)
-            } else {
-                self.acc[j]
-            };
-            self.acc[j] = _mm256_madd52lo_epu64(x, vn[j], vy);
-        }
-        let zero = _mm256_setzero_si256();
-        for j in 0..W {
-            let up = if j + 1 < W { self.acc[j + 1] } else { zero };
-            self.acc[j] = _mm256_alignr_epi64::<1>(up, self.acc[j]);
-        }
-        let t = ((s >> 52) as u64)
-            .wrapping_add(_mm_cvtsi128_si64(_mm256_castsi256_si128(self.acc[0])) as u64);
-        // As in `round`.
-        #[cfg(not(montlab_msan))]
-        let t = {
-            let mut t = t;
-            // SAFETY: the instruction is empty; it reads and writes t's register only.
-            unsafe { core::arch::asm!("/* {0} */", inout(reg) t, options(pure, nomem, nostack)) };
-            t
-        };
-        // SAFETY: the caller's.
-        let vn = unsafe { Self::operand(self.n) };
-        for j in 0..W {
-            let x = if j >= U {
-                _mm256_madd52hi_epu64(self.acc[j], e[j], vb)
-            } else {
-                self.acc[j]
-            };
-            self.acc[j] = _mm256_madd52hi_epu64(x, vn[j], vy);
-        }
-        t
-    }
-}
-
-/// D = 2A as W vectors of four digits, digit j (2 a_j mod 2^52) + (a_(j-1) >> 51), and the
-/// same without the carries, 2 a_j mod 2^52. D < 4N <= R, so it has the k digits of A.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn doubled<const W: usize>(a: &[Block]) -> ([__m256i; W], [__m256i; W]) {
-    assert!(
-        4 * W <= LANES * a.len(),
-        "amm: element shorter than the lanes"
-    );
-    let p: *const __m256i = a.as_ptr().cast();
-    // SAFETY: j < W and 4 W <= 8 a.len() (asserted), 32-byte aligned.
-    let v: [__m256i; W] = core::array::from_fn(|j| unsafe { core::ptr::read(p.add(j)) });
-    let mask = _mm256_set1_epi64x(MASK52 as i64);
-    let dn: [__m256i; W] =
-        core::array::from_fn(|j| _mm256_and_si256(_mm256_slli_epi64(v[j], 1), mask));
-    let d = core::array::from_fn(|j| {
-        let below = if j > 0 {
-            v[j - 1]
-        } else {
-            _mm256_setzero_si256()
-        };
-        let carry = _mm256_srli_epi64(_mm256_alignr_epi64::<3>(v[j], below), 51);
-        _mm256_or_si256(dn[j], carry)
-    });
-    (d, dn)
-}
-
-/// `$body` once for each round i = 4 U + L < k of a squaring (U < W), with U and L constants.
-macro_rules! sqr_rounds {
-    ($w:ident, $k:expr, |$u:ident, $l:ident| $body:block) => {
-        sqr_rounds!(@u $w, $k, $u, $l, $body, 0 1 2 3 4 5 6 7 8 9 10 11)
-    };
-    (@u $w:ident, $k:expr, $u:ident, $l:ident, $body:block, $($n:literal)*) => {$(
-        if $n < $w && 4 * $n < $k {
-            const $u: usize = $n;
-            sqr_rounds!(@l $k, $u, $l, $body, 0 1 2 3);
-        }
-    )*};
-    (@l $k:expr, $u:ident, $l:ident, $body:block, $($m:literal)*) => {$(
-        if 4 * $u + $m < $k {
-            const $l: usize = $m;
-            $body
-        }
-    )*};
-}
-const _: () = assert!(MAX_W <= 12, "sqr_rounds covers U < 12");
 
 /// Each lane's lane 0 from its t, the carries, and the digits stored to its `out` (zero past
 /// 4 W); the two lanes in step, so that their carry chains overlap. The accumulators come by
@@ -387,42 +205,6 @@ pub(super) fn amm2<const W: usize>(
             ty = y.round(ty, by);
         }
     }
-    finish([(x.acc, tx), (y.acc, ty)], [o0, o1]);
-}
-
-/// Two independent squarings of k rounds each (moduli may differ), W vectors of four digits
-/// per number: `out[i]` gets `a[i]^2 R^-1` up to one N_i, normalised, equal to
-/// [`amm2`] of each number by itself.
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-pub(super) fn ams2<const W: usize>(
-    a: [&[Block]; 2],
-    n: [&[Block]; 2],
-    k0: [u64; 2],
-    k: usize,
-    out: [&mut [Block]; 2],
-) {
-    assert!(
-        W <= MAX_W && k <= 4 * W && (0..2).all(|i| 4 * W <= LANES * a[i].len().min(n[i].len())),
-        "amm: element lengths differ"
-    );
-    let [o0, o1] = out;
-    let ((dx, dnx), (dy, dny)) = (doubled::<W>(a[0]), doubled::<W>(a[1]));
-    let (a0, a1) = (block_lanes(a[0]), block_lanes(a[1]));
-    // SAFETY: both elements hold 4 W digits (asserted); the doubled rows outlive the lanes.
-    let (mut x, mut y) = unsafe {
-        (
-            Lane::<W>::new(a[0], n[0], k0[0]),
-            Lane::<W>::new(a[1], n[1], k0[1]),
-        )
-    };
-    let (mut tx, mut ty) = (0, 0);
-    sqr_rounds!(W, k, |U, L| {
-        // SAFETY: A and the doubled rows hold W vectors each; U < W.
-        unsafe {
-            tx = x.sqr_round::<U, L>(tx, a0[4 * U + L], dx.as_ptr(), dnx.as_ptr());
-            ty = y.sqr_round::<U, L>(ty, a1[4 * U + L], dy.as_ptr(), dny.as_ptr());
-        }
-    });
     finish([(x.acc, tx), (y.acc, ty)], [o0, o1]);
 }
 
