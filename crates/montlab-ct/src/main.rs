@@ -33,8 +33,9 @@
 //!   lengths 2 to 32: from 16 on, the AVX2 or IFMA transforms where the CPU has them), with
 //!   `spectral_vartime` (its sliding window) as the control. The result line names the
 //!   transforms that ran (`avx2`, `ifma` or `portable`).
-//! * `engine_pow_sec`: `FastModulus::pow_sec`, the call users make, at 1024, 2048 and 3072
-//!   bits (on IFMA: `amm`'s one-lane round, and from 7 vectors its lean round and squaring);
+//! * `engine_pow_sec`: `FastModulus::pow_sec`, the call users make, at 1024, 2048, 3072 and
+//!   8192 bits (on IFMA: `amm`'s one-lane round, from 7 vectors its lean round and squaring,
+//!   and above 16 vectors the cores that keep the numbers in memory);
 //!   `engine_pow_sec_many`: `FastModulus::pow_sec_many` on two bases (on IFMA: the two-lane
 //!   pairs on 256- and 512-bit vectors); `engine_vartime` (`FastModulus::pow`) must be
 //!   flagged. The result line names the kernel of each size (`amm`, `cios`; `pair` where
@@ -273,11 +274,11 @@ fn spectral(kernel: &str, seed: &mut u64) {
 }
 
 /// `FastModulus::pow_sec` / `pow_sec_many` (or the variable-time `pow`, the control) on
-/// random moduli of 1024, 2048 and 3072 bits: two bases, exponent pairs random and (zero, all
-/// ones), the exponents marked secret. Returns the kernel of each size.
+/// random moduli of 1024, 2048, 3072 and 8192 bits: two bases, exponent pairs random and
+/// (zero, all ones), the exponents marked secret. Returns the kernel of each size.
 fn engine(kernel: &str, seed: &mut u64) -> String {
     let mut ran = Vec::new();
-    for bits in [1024usize, 2048, 3072] {
+    for bits in [1024usize, 2048, 3072, 8192] {
         let s = bits / 64;
         let mut n = limbs(seed, s);
         n[0] |= 1;
