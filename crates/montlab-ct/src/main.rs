@@ -105,6 +105,11 @@ fn public(v: &[Limb]) {
     let _ = (p, n);
 }
 
+/// The result line's note of the spectral transforms that ran (`avx2`, `ifma` or `portable`).
+fn transforms() -> String {
+    format!("transforms: {}", montlab_core::spectral::transforms_id())
+}
+
 /// A deterministic pseudo-random limb stream (splitmix64).
 fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
     (0..n)
@@ -124,7 +129,7 @@ fn limbs(seed: &mut u64, n: usize) -> Vec<Limb> {
 /// `SQR_MIN_LIMBS` (one and two levels, even and odd halves): random operands
 /// and operands whose low half is below the high one (both signs of the middle term), marked
 /// secret, against num-bigint on public copies.
-fn karatsuba(kernel: &str, seed: &mut u64) {
+fn karatsuba(kernel: &str, seed: &mut u64) -> String {
     let square = kernel == "karatsuba_sqr";
     let sizes: Vec<usize> = if square {
         let t = montlab_core::mont::karatsuba::SQR_MIN_LIMBS;
@@ -159,6 +164,7 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
             assert_eq!(got, want, "{kernel}: wrong product at {n} limbs");
         }
     }
+    transforms()
 }
 
 /// The sub-quadratic REDC on s = `redc_n::CT_MIN_LIMBS` (where the constant-time calls start
@@ -166,7 +172,7 @@ fn karatsuba(kernel: &str, seed: &mut u64) {
 /// short product) and 2 `CT_MIN_LIMBS` limbs, for a random N and N = W^s - 1 (public):
 /// T = x y for random x, y < N and T = (N - 1)^2, marked secret; checked as out R = T mod N
 /// on public copies.
-fn redc_n(kernel: &str, seed: &mut u64) {
+fn redc_n(kernel: &str, seed: &mut u64) -> String {
     let t = montlab_core::mont::redc_n::CT_MIN_LIMBS;
     for s in [t, t + 1, 2 * t] {
         let mut random = limbs(seed, s);
@@ -201,10 +207,11 @@ fn redc_n(kernel: &str, seed: &mut u64) {
             }
         }
     }
+    transforms()
 }
 
 /// The CRT kernels on keys of 1, 2, 9 and 16 limbs a prime, random exponents and ciphertexts.
-fn crt(kernel: &str, seed: &mut u64) {
+fn crt(kernel: &str, seed: &mut u64) -> String {
     let pairs = montlab_core::pow::crt::prime_pairs();
     for (p, q) in pairs {
         let s = p.to_u64_digits().len();
@@ -244,10 +251,11 @@ fn crt(kernel: &str, seed: &mut u64) {
             assert_eq!(got, want, "{kernel}: wrong result at {s} limbs");
         }
     }
+    transforms()
 }
 
 /// The spectral kernels on moduli of 1, 2, 3, 5, 9 and 17 limbs (P = 2, 2, 4, 8, 16, 32).
-fn spectral(kernel: &str, seed: &mut u64) {
+fn spectral(kernel: &str, seed: &mut u64) -> String {
     for s in [1usize, 2, 3, 5, 9, 17] {
         let mut n = limbs(seed, s);
         n[0] |= 1;
@@ -271,6 +279,7 @@ fn spectral(kernel: &str, seed: &mut u64) {
             assert_eq!(got, want, "{kernel}: wrong result at {s} limbs");
         }
     }
+    transforms()
 }
 
 /// `FastModulus::pow_sec` / `pow_sec_many` (or the variable-time `pow`, the control) on
@@ -321,7 +330,7 @@ fn engine(kernel: &str, seed: &mut u64) -> String {
         let id = m.pow_sec_kernel_id();
         ran.push(format!("{bits}: {id}{}", if pair { " pair" } else { "" }));
     }
-    ran.join(", ")
+    format!("kernels: {}", ran.join(", "))
 }
 
 /// The tools' own control: a branch on the result of a constant-time exponentiation with a
@@ -366,18 +375,10 @@ fn main() {
         product_branch(&mut 0x0070_726f_6475_6374);
         return;
     }
-    if kernel.starts_with("engine_") {
-        if !["engine_pow_sec", "engine_pow_sec_many", "engine_vartime"].contains(&kernel.as_str()) {
-            eprintln!("montlab-ct: unknown kernel {kernel:?}");
-            std::process::exit(2);
-        }
-        let ran = engine(&kernel, &mut 0x0065_6e67_696e_6573);
-        println!("montlab-ct {kernel}: results correct (kernels: {ran})");
-        return;
-    }
-    // The families with their own drivers: (prefix, kernels, driver, seed).
-    type Driver = fn(&str, &mut u64);
-    let families: [(&str, &[&str], Driver, u64); 4] = [
+    // The families with their own drivers: (prefix, kernels, driver, seed). A driver returns
+    // what its result line names.
+    type Driver = fn(&str, &mut u64) -> String;
+    let families: [(&str, &[&str], Driver, u64); 5] = [
         (
             "redc_n",
             &["redc_n", "redc_n_control"],
@@ -402,6 +403,12 @@ fn main() {
             crt,
             0x0063_7274_6b65_7973,
         ),
+        (
+            "engine_",
+            &["engine_pow_sec", "engine_pow_sec_many", "engine_vartime"],
+            engine,
+            0x0065_6e67_696e_6573,
+        ),
     ];
     for (prefix, kernels, driver, mut seed) in families {
         if kernel.starts_with(prefix) {
@@ -409,9 +416,8 @@ fn main() {
                 eprintln!("montlab-ct: unknown kernel {kernel:?}");
                 std::process::exit(2);
             }
-            driver(&kernel, &mut seed);
-            let transforms = montlab_core::spectral::transforms_id();
-            println!("montlab-ct {kernel}: results correct (transforms: {transforms})");
+            let detail = driver(&kernel, &mut seed);
+            println!("montlab-ct {kernel}: results correct ({detail})");
             return;
         }
     }
@@ -432,8 +438,13 @@ fn main() {
                 "cios_pow_sec" => fixed::pow_sec(&p, &base, &e).expect("base < N"),
                 "vartime" => window::pow_vartime(&p, &base, &e).expect("base < N"),
                 other => {
+                    let known: Vec<&str> = ["cios_pow_sec", "vartime", "product_branch"]
+                        .into_iter()
+                        .chain(families.iter().flat_map(|f| f.1.iter().copied()))
+                        .collect();
                     eprintln!(
-                        "montlab-ct: unknown kernel {other:?} (cios_pow_sec, vartime, crt_sec, crt_prepared, crt_blinded, crt_vartime, karatsuba_mul, karatsuba_sqr, karatsuba_control, redc_n, redc_n_control, spectral_pow_sec, spectral_vartime, engine_pow_sec, engine_pow_sec_many, engine_vartime, product_branch)"
+                        "montlab-ct: unknown kernel {other:?} ({})",
+                        known.join(", ")
                     );
                     std::process::exit(2);
                 }

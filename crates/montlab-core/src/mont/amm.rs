@@ -507,6 +507,12 @@ pub const PAIR_MAX_VECS: usize = 6;
 // `amm_pair` compiles its core for 1 to 6 vectors.
 const _: () = assert!(PAIR_MAX_VECS == 6 && PAIR_MAX_VECS <= FIXED_VECS);
 
+/// Whether two moduli's products run interleaved in one core: the same digit count k and at
+/// most [`PAIR_MAX_VECS`] vectors.
+fn interleaved(p: [&IfmaParams; 2]) -> bool {
+    p[0].k == p[1].k && p[1].vecs() == p[0].vecs() && p[0].vecs() <= PAIR_MAX_VECS
+}
+
 /// Two independent AMMs, `out[i] = a[i] b[i] R^-1 mod N_i` up to one N_i, each as
 /// [`IfmaParams::amm`]. Where the two moduli have the same digit count k and at most
 /// [`PAIR_MAX_VECS`] vectors, their rounds run interleaved in one core (each product's serial
@@ -523,7 +529,7 @@ pub fn amm_pair(
 ) {
     let [o0, o1] = out;
     let l = p[0].vecs();
-    if p[0].k != p[1].k || p[1].vecs() != l || l > PAIR_MAX_VECS {
+    if !interleaved(p) {
         p[0].amm(a[0], b[0], o0);
         p[1].amm(a[1], b[1], o1);
         return;
@@ -582,9 +588,7 @@ impl<'a> AmmPair<'a> {
     pub fn new(p: [&'a IfmaParams; 2]) -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            let l = p[0].vecs();
-            let paired = p[0].k == p[1].k && p[1].vecs() == l && l <= PAIR_MAX_VECS;
-            let core = (paired && available())
+            let core = (interleaved(p) && available())
                 .then(|| pair256_core(p[0].k.div_ceil(4)))
                 .flatten();
             Self { p, core }
@@ -691,7 +695,7 @@ fn pair256_applies(w: usize) -> bool {
 pub fn ams_pair(p: [&IfmaParams; 2], a: [&IfmaElem; 2], out: [&mut IfmaElem; 2]) {
     let [o0, o1] = out;
     let l = p[0].vecs();
-    if p[0].k != p[1].k || p[1].vecs() != l || l > PAIR_MAX_VECS {
+    if !interleaved(p) {
         p[0].ams(a[0], o0);
         p[1].ams(a[1], o1);
         return;

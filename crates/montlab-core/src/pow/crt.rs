@@ -32,9 +32,10 @@
 use super::{fixed, pair};
 use crate::engine::IFMA_POW_BITS;
 use crate::error::MontError;
-use crate::limb::{self, mac, Limb};
+use crate::limb::{self, Limb};
 use crate::mont::amm::{self, IfmaParams};
 use crate::mont::cios;
+use crate::mont::sqr::addmul_1;
 use crate::params::MontParams;
 use crate::stop::Stop;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -250,10 +251,7 @@ impl CrtKey {
         // m = m2 + h q (< p q, so 2 s limbs hold it): a schoolbook product of fixed shape.
         let mut m = wide;
         for (i, &hi) in h.iter().enumerate() {
-            let mut c = 0;
-            for (mj, &qj) in m[i..i + s].iter_mut().zip(&self.q) {
-                (*mj, c) = mac(hi, qj, *mj, c);
-            }
+            let mut c = addmul_1(&mut m[i..i + s], &self.q, hi);
             for mk in &mut m[i + s..] {
                 (*mk, c) = limb::adc(*mk, c, 0);
             }
@@ -361,8 +359,8 @@ impl PreparedCrtKey {
 }
 
 /// `d + r (m - 1)` for a fresh random 64-bit r, as `m.len() + 1` limbs (it fits: below
-/// 2^(64 s) + (2^64 - 1)(2^(64 s) - 1)), by a schoolbook row of fixed shape: constant time in
-/// d and m. m is odd, so m - 1 is m with its low bit cleared. `d` has at most `m.len()` limbs.
+/// 2^(64 s) + (2^64 - 1)(2^(64 s) - 1)), by one portable row of fixed shape
+/// ([`addmul_1`]): constant time in d and m. m is odd, so m - 1 is m with its low bit cleared. `d` has at most `m.len()` limbs.
 ///
 /// # Errors
 /// [`MontError::Randomness`] if the operating system gives no random bytes.
@@ -370,15 +368,12 @@ fn blind_exponent(d: &[Limb], m: &[Limb]) -> Result<Vec<Limb>, MontError> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).map_err(|_| MontError::Randomness)?;
     let r = Limb::from_le_bytes(bytes);
-    let s = m.len();
+    let mut m1 = m.to_vec();
+    m1[0] &= !1;
     let mut out = d.to_vec();
-    out.resize(s + 1, 0);
-    let mut carry = 0;
-    for (i, (o, &mi)) in out.iter_mut().zip(m).enumerate() {
-        let mi = if i == 0 { mi & !1 } else { mi };
-        (*o, carry) = mac(r, mi, *o, carry);
-    }
-    out[s] = carry;
+    out.resize(m.len(), 0);
+    let carry = addmul_1(&mut out, &m1, r);
+    out.push(carry);
     Ok(out)
 }
 
