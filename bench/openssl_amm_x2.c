@@ -26,8 +26,9 @@ int main(void) {
         o[40] __attribute__((aligned(64)));
     const uint64_t mask = (1ULL << 52) - 1;
     uint64_t x = 0x9e3779b97f4a7c15ULL, k0[2];
-    /* Seeded digits: odd moduli below 2^1023 and operands below them (each lane's top digit
-     * shortened), both lanes of 20 digits. */
+    /* Seeded digits: odd moduli of 1023 bits (the top digit, bits 988 and up, holds 35 bits
+     * with its top one set) and operands below them (a top digit below N's), both lanes of 20
+     * digits. */
     for (int i = 0; i < 40; i++) {
         x = x * 6364136223846793005ULL + 1;
         m[i] = (x >> 12) & mask;
@@ -36,8 +37,8 @@ int main(void) {
     }
     for (int l = 0; l < 2; l++) {
         m[20 * l] |= 1;
-        m[20 * l + 19] >>= 1;
-        a[20 * l + 19] >>= 3;
+        m[20 * l + 19] = (m[20 * l + 19] >> 17) | (1ULL << 34);
+        a[20 * l + 19] = m[20 * l + 19] >> 1;
         uint64_t n = m[20 * l], inv = 1; /* -N^-1 mod 2^52 by Newton's iteration */
         for (int i = 0; i < 6; i++) inv *= 2 - n * inv;
         k0[l] = (0 - inv) & mask;
