@@ -1,8 +1,8 @@
 """The RSA private operation: ``montlab.pow_crt`` (constant time, and its variable-time
 sibling) and a prepared ``montlab.CrtKey`` (its primes' constants built once, as OpenSSL keeps
-them with the key; also with its exponent blinding on) against ``openssl speed rsaN`` (sign: OpenSSL's CRT exponentiation with
-blinding and padding, constant time) and against gmpy2's two ``powmod`` calls plus Garner's
-step (variable time), in one process, on keys of the same size.
+them with the key; also with its exponent blinding on) against ``openssl speed rsaN`` (sign:
+OpenSSL's CRT exponentiation with blinding and padding, constant time) and against gmpy2's two
+``powmod`` calls plus Garner's step (variable time), in one process, on keys of the same size.
 
 Each round draws a key (gmpy2 primes, e = 65537) and a ciphertext, checks every result against
 ``pow(c, d, n)``, and times each implementation (``timeit``, best of 3); OpenSSL's figure is
